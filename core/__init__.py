@@ -1,0 +1,1 @@
+"""Rules engines for the Imperial lab, behind one game-agnostic interface (``core.interface``)."""

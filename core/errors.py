@@ -1,0 +1,25 @@
+"""The errors every game of the lab raises; all are ValueErrors so callers can catch them at once."""
+
+
+class ImperialError(ValueError):
+    """Base class of every error the lab raises on bad input."""
+
+
+class DataError(ImperialError):
+    """A data file (board, tables, setup) is malformed; the message names the file and entry."""
+
+
+class SetupError(ImperialError):
+    """A game configuration or starting distribution is refused."""
+
+
+class NotationError(ImperialError):
+    """An action text or a position document does not parse."""
+
+
+class IllegalActionError(ImperialError):
+    """An action is not legal in the current state; ``rule`` names the RULES.md section broken."""
+
+    def __init__(self, rule: str, message: str):
+        super().__init__(f"{message} [RULES.md {rule}]")
+        self.rule = rule

@@ -1,0 +1,145 @@
+"""The Imperial 2030 game: its configuration (setup and rule options) and the factory of states."""
+
+from __future__ import annotations
+
+from core.errors import SetupError
+from core.imperial2030.board import NATIONS, load_board
+
+SETUPS = ("standard", "variant", "custom")
+CONFIG_KEYS = {"game", "players", "setup", "deal", "start_player", "distribution", "unit_limits", "cash_topup",
+               "name"}
+
+
+def _bond(entry, where: str) -> tuple[int, int]:
+    """A bond written "RU 4", "RU4" or {"nation": "RU", "number": 4}."""
+    if isinstance(entry, dict):
+        code, number = entry.get("nation"), entry.get("number")
+    elif isinstance(entry, str) and len(entry.replace(" ", "")) >= 3:
+        text = entry.replace(" ", "")
+        code, number = text[:2], text[2:]
+    else:
+        raise SetupError(f"{where}: a bond is written like 'RU 4', got {entry!r}")
+    if code not in NATIONS:
+        raise SetupError(f"{where}: unknown nation {code!r} in bond {entry!r}")
+    try:
+        number = int(number)
+    except (TypeError, ValueError):
+        number = 0
+    if not 1 <= number <= 9:
+        raise SetupError(f"{where}: bond number must be 1..9 in {entry!r}")
+    return NATIONS.index(code), number
+
+
+def validate_distribution(doc, nplayers: int, bond_cost) -> dict:
+    """A custom starting distribution: each player's bonds and cash (after paying for them).
+
+    Optional checks: ``starting_cash`` per player (= cash + cost of his bonds), ``treasuries``
+    (= cost of the bonds sold in each nation), ``governments`` (must hold the highest credit sum).
+    Refuses bonds given twice, unknown nations or bonds, negative cash and sums that do not add up.
+    """
+    if not isinstance(doc, dict) or not isinstance(doc.get("players"), list):
+        raise SetupError("distribution: needs a 'players' list")
+    if len(doc["players"]) != nplayers:
+        raise SetupError(f"distribution: {len(doc['players'])} players listed for a {nplayers}-player game")
+    seen: dict[tuple[int, int], int] = {}
+    players = []
+    for p, seat in enumerate(doc["players"]):
+        where = f"distribution: players[{p}]"
+        if not isinstance(seat, dict):
+            raise SetupError(f"{where}: must be an object with 'cash' and 'bonds'")
+        cash, bonds = seat.get("cash"), seat.get("bonds", [])
+        if not isinstance(cash, int) or isinstance(cash, bool) or cash < 0:
+            raise SetupError(f"{where}.cash: must be a whole number >= 0, got {cash!r}")
+        if not isinstance(bonds, list):
+            raise SetupError(f"{where}.bonds: must be a list")
+        parsed = []
+        for k, entry in enumerate(bonds):
+            bond = _bond(entry, f"{where}.bonds[{k}]")
+            if bond in seen:
+                raise SetupError(f"{where}.bonds[{k}]: bond {NATIONS[bond[0]]} {bond[1]} already given to "
+                                 f"player {seen[bond]}")
+            seen[bond] = p
+            parsed.append(bond)
+        paid = sum(bond_cost[number - 1] for _, number in parsed)
+        if "starting_cash" in seat and seat["starting_cash"] != cash + paid:
+            raise SetupError(f"{where}: starting_cash {seat['starting_cash']} does not add up: cash {cash} + "
+                             f"bonds {paid} = {cash + paid}")
+        players.append({"cash": cash, "bonds": parsed})
+    if not seen:
+        raise SetupError("distribution: no bond is given to anybody, so no nation would have a government")
+    for code, amount in (doc.get("treasuries") or {}).items():
+        if code not in NATIONS:
+            raise SetupError(f"distribution.treasuries: unknown nation {code!r}")
+        sold = sum(bond_cost[number - 1] for (n, number) in seen if NATIONS[n] == code)
+        if amount != sold:
+            raise SetupError(f"distribution.treasuries.{code}: {amount} does not add up to the bonds sold ({sold})")
+    governments = {}
+    for code, p in (doc.get("governments") or {}).items():
+        if code not in NATIONS:
+            raise SetupError(f"distribution.governments: unknown nation {code!r}")
+        if not isinstance(p, int) or not 0 <= p < nplayers:
+            raise SetupError(f"distribution.governments.{code}: unknown player {p!r}")
+        n = NATIONS.index(code)
+        credit = [sum(bond_cost[num - 1] for (m, num) in pl["bonds"] if m == n) for pl in players]
+        if credit[p] == 0 or credit[p] < max(credit):
+            raise SetupError(f"distribution.governments.{code}: player {p} does not hold the highest credit sum")
+        governments[n] = p
+    return {"players": players, "governments": governments}
+
+
+class Imperial2030:
+    """Imperial 2030 configured by a dict (see README "Game configuration")."""
+
+    name = "imperial2030"
+
+    def __init__(self, config: dict | None = None):
+        config = dict(config or {})
+        unknown = set(config) - CONFIG_KEYS
+        if unknown:
+            raise SetupError(f"config: unknown keys {sorted(unknown)} (known: {sorted(CONFIG_KEYS)})")
+        self.board = load_board()
+        self.setup = config.get("setup", "standard")
+        if self.setup not in SETUPS:
+            raise SetupError(f"config.setup: {self.setup!r} is not one of {', '.join(SETUPS)}")
+        players = config.get("players")
+        if self.setup == "custom" and players is None and isinstance(config.get("distribution"), dict):
+            players = len(config["distribution"].get("players", []))
+        players = 4 if players is None else players
+        if not isinstance(players, int) or not 2 <= players <= 6:
+            raise SetupError(f"config.players: must be 2..6, got {players!r}")
+        self.num_players = players
+        self.deal = config.get("deal")
+        if self.deal is not None and (self.setup != "standard" or not isinstance(self.deal, list)):
+            raise SetupError("config.deal: a list of flag cards per seat, only with the standard setup")
+        self.start_player = config.get("start_player", 0)
+        if not isinstance(self.start_player, int) or not 0 <= self.start_player < players:
+            raise SetupError(f"config.start_player: must be a seat 0..{players - 1}")
+        self.distribution = None
+        if self.setup == "custom":
+            self.distribution = validate_distribution(config.get("distribution"), players, self.board.bond_cost)
+        limits = list(self.board.unit_limits)
+        for code, entry in (config.get("unit_limits") or {}).items():
+            if code not in NATIONS or not isinstance(entry, dict):
+                raise SetupError(f"config.unit_limits: unknown nation {code!r}")
+            a, f = entry.get("armies", limits[NATIONS.index(code)][0]), entry.get("fleets", limits[NATIONS.index(code)][1])
+            if not all(isinstance(v, int) and v >= 0 for v in (a, f)):
+                raise SetupError(f"config.unit_limits.{code}: armies and fleets must be whole numbers >= 0")
+            limits[NATIONS.index(code)] = (a, f)
+        self.unit_limits = tuple(limits)
+        self.cash_topup = config.get("cash_topup", True)
+        if not isinstance(self.cash_topup, bool):
+            raise SetupError("config.cash_topup: must be true or false")
+        self.config = {"game": self.name, **config, "players": players, "setup": self.setup}
+
+    def new_initial_state(self):
+        from core.imperial2030.setup import start
+        from core.imperial2030.state import State
+
+        state = State(self, self.num_players)
+        start(state, self)
+        state.events = []
+        return state
+
+    def state_from_json(self, doc: dict):
+        from core.imperial2030.position import state_from_document
+        return state_from_document(self, doc)

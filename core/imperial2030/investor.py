@@ -1,0 +1,151 @@
+"""Investor (§7.5), bond transactions, governments and Swiss banks (§9)."""
+
+from __future__ import annotations
+
+from core.imperial2030.actions import BUY, PASS, UPGRADE
+from core.imperial2030.board import NATIONS
+from core.imperial2030.events import BANK, player_ref
+from core.imperial2030.pending import P_INVEST
+
+
+def bond_index(nation: int, number: int) -> int:
+    return nation * 9 + number - 1
+
+
+class InvestorRules:
+    __slots__ = ()
+
+    def credit(self, p: int, n: int) -> int:
+        """Credit sum of player p in nation n: total cost of his n bonds."""
+        cost = self.board.bond_cost
+        return sum(cost[k] for k in range(9) if self.owner[n * 9 + k] == p)
+
+    def seats_from(self, p: int) -> list[int]:
+        return [(p + k) % self.nplayers for k in range(self.nplayers)]
+
+    # ----- §7.5 steps -----
+
+    def investor_landing(self) -> None:
+        self.pay_interest(self.nation)
+        self.investor_steps_2_to_6()
+
+    def pay_interest(self, n: int) -> None:
+        """§7.5 step 1: others first, from the government's left; treasury, then government cash."""
+        code, g = NATIONS[n], self.gov[n]
+        owed = [0] * self.nplayers
+        for k in range(9):
+            p = self.owner[n * 9 + k]
+            if p >= 0:
+                owed[p] += k + 1
+        for p in self.seats_from(g)[1:]:
+            if not owed[p]:
+                continue
+            x = min(owed[p], self.treasury[n])
+            y = min(owed[p] - x, self.cash[g])
+            self.pay(code, player_ref(p), x, "interest", "§7.5")
+            self.pay(player_ref(g), player_ref(p), y, "interest the treasury could not pay", "§7.5")
+            self.emit("interest", "§7.5", nation=code, player=p, owed=owed[p], paid=x + y)
+        if owed[g]:
+            x = min(owed[g], self.treasury[n])
+            self.pay(code, player_ref(g), x, "interest", "§7.5")
+            self.emit("interest", "§7.5", nation=code, player=g, owed=owed[g], paid=x)
+
+    def investor_steps_2_to_6(self) -> None:
+        holder = self.card
+        self.pay(BANK, player_ref(holder), 2, "investor card", "§7.5")
+        self.queue = tuple(p for p in self.seats_from(holder)[1:] if self.swiss[p])
+        self.pending = (P_INVEST, holder)
+
+    def legal_invest(self) -> list:
+        return self.bond_transactions(self.pending[1], upgrades=True) + [(PASS,)]
+
+    def bond_transactions(self, p: int, upgrades: bool, nations=range(6)) -> list:
+        """Purchases (and upgrades) player p can pay for from his own cash (§7.5, §11 Q2)."""
+        cost, owner, cash = self.board.bond_cost, self.owner, self.cash[p]
+        out = []
+        for n in nations:
+            base = n * 9
+            free = [k for k in range(9) if owner[base + k] < 0]
+            out += [(BUY, n, k + 1) for k in free if cost[k] <= cash]
+            if upgrades:
+                for old in range(9):
+                    if owner[base + old] == p:
+                        out += [(UPGRADE, n, old + 1, k + 1) for k in free
+                                if cost[old] < cost[k] <= cash + cost[old]]
+        return out
+
+    def explain_bond(self, action, rule: str) -> tuple[str, str]:
+        p = self.pending[1]
+        if action[0] not in (BUY, UPGRADE, PASS):
+            return rule, "the investor must buy a bond, upgrade one, or pass"
+        if action[0] == UPGRADE and rule == "§4.3":
+            return "§4.3", "no upgrades in the experienced-players variant"
+        cost = self.board.bond_cost
+        n, new = action[1], action[-1]
+        if self.owner[bond_index(n, new)] >= 0:
+            return rule, f"bond {NATIONS[n]} {new} is not available (owned by player {self.owner[bond_index(n, new)]})"
+        price = cost[new - 1]
+        if action[0] == UPGRADE:
+            old = action[2]
+            if self.owner[bond_index(n, old)] != p:
+                return rule, f"player {p} does not own bond {NATIONS[n]} {old}"
+            if cost[old - 1] >= price:
+                return rule, "an upgrade must take a more expensive bond"
+            price -= cost[old - 1]
+        return rule, f"it costs {price}m and player {p} has {self.cash[p]}m of cash (no borrowing, §11 Q2)"
+
+    def explain_invest(self, action) -> tuple[str, str]:
+        return self.explain_bond(action, "§7.5")
+
+    def apply_invest(self, action) -> None:
+        self.transact(self.pending[1], action, "§7.5")
+        if self.queue:
+            self.pending = (P_INVEST, self.queue[0])
+            self.queue = self.queue[1:]
+        else:
+            self.finish_investor()
+
+    def transact(self, p: int, action, rule: str) -> None:
+        if action[0] == PASS:
+            return
+        cost = self.board.bond_cost
+        n, new = action[1], action[-1]
+        price = cost[new - 1]
+        if action[0] == UPGRADE:
+            old = action[2]
+            self.owner[bond_index(n, old)] = -1
+            price -= cost[old - 1]
+            self.emit("bond_returned", rule, player=p, nation=NATIONS[n], number=old)
+        self.owner[bond_index(n, new)] = p
+        self.pay(player_ref(p), NATIONS[n], price, "bond upgrade" if action[0] == UPGRADE else "bond purchase", rule)
+        self.emit("bond_taken", rule, player=p, nation=NATIONS[n], number=new, cost=cost[new - 1])
+
+    def finish_investor(self) -> None:
+        """§7.5 steps 4-6: government check, Swiss-bank update, the card passes clockwise."""
+        self.check_governments("§9")
+        self.update_swiss_banks("§9")
+        old = self.card
+        self.card = (old + 1) % self.nplayers
+        self.emit("investor_card", "§7.5", previous=old, new=self.card)
+        self.next_turn()
+
+    # ----- §9 -----
+
+    def check_governments(self, rule: str) -> None:
+        order = self.seats_from(self.card)
+        for n in range(6):
+            sums = [self.credit(p, n) for p in range(self.nplayers)]
+            top = max(sums)
+            g = self.gov[n]
+            if top == 0 or (g >= 0 and sums[g] == top):
+                continue
+            new = next(p for p in order if sums[p] == top)
+            self.gov[n] = new
+            self.emit("government", rule, nation=NATIONS[n], previous=g if g >= 0 else None, new=new)
+
+    def update_swiss_banks(self, rule: str) -> None:
+        for p in range(self.nplayers):
+            has = p not in self.gov
+            if has != self.swiss[p]:
+                self.swiss[p] = has
+                self.emit("swiss_bank", rule, player=p, has=has)

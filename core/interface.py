@@ -1,0 +1,66 @@
+"""The game-agnostic interface every game of the lab implements (OpenSpiel-style).
+
+A *game* is made from a configuration (a JSON-able dict whose ``"game"`` names it) and makes
+states. A *state* knows who decides, which actions are legal, and applies one at a time:
+
+    game = make_game({"game": "imperial2030", "players": 4, "setup": "standard"})
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():                     # card deals, dice: sampled by the driver
+            outcomes = state.chance_outcomes()         # [(action, probability), ...]
+            action = rng.choices(*zip(*outcomes))[0]
+        else:
+            action = bot.decide(state, state.legal_actions())
+        events = state.apply_action(action)            # raises IllegalActionError, state untouched
+    state.returns(); state.winners()
+
+Actions are hashable values with a text form (``action_to_string`` / ``string_to_action``).
+``observation(player)`` is what that player may see (the whole position where nothing is hidden);
+``to_json()`` / ``game.state_from_json(doc)`` round-trip a state losslessly.
+Bots, simulation and the dashboard use nothing but this interface.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Hashable, Protocol
+
+CHANCE = -1
+TERMINAL = -4
+
+Action = Hashable
+
+
+class State(Protocol):
+    def current_player(self) -> int: ...
+    def is_terminal(self) -> bool: ...
+    def is_chance_node(self) -> bool: ...
+    def chance_outcomes(self) -> list[tuple[Action, float]]: ...
+    def legal_actions(self) -> list[Action]: ...
+    def apply_action(self, action: Action) -> list[Any]: ...
+    def action_to_string(self, action: Action) -> str: ...
+    def string_to_action(self, text: str) -> Action: ...
+    def returns(self) -> list[float]: ...
+    def winners(self) -> list[int]: ...
+    def clone(self) -> "State": ...
+    def observation(self, player: int) -> dict: ...
+    def to_json(self) -> dict: ...
+
+
+class Game(Protocol):
+    name: str
+    num_players: int
+    config: dict
+
+    def new_initial_state(self) -> State: ...
+    def state_from_json(self, doc: dict) -> State: ...
+
+
+def make_game(config: dict) -> Game:
+    """The game named by ``config["game"]`` (default ``imperial2030``), configured by the rest."""
+    from core.errors import SetupError
+    from core.registry import GAMES
+
+    name = config.get("game", "imperial2030")
+    if name not in GAMES:
+        raise SetupError(f"unknown game {name!r} (known: {', '.join(sorted(GAMES))})")
+    return GAMES[name](config)
