@@ -180,16 +180,24 @@ class ManeuverRules:
 
     def army_destinations(self, r: int) -> list[tuple[int, tuple[int, ...]]]:
         """(destination, convoy seas) of one army in r: rail, then one land step or one convoy,
-        then rail again if the step ended in an own working home province (§7.4.2, T7, T8, T24)."""
+        then rail again if the step ended in an own working home province (§7.4.2, T7, T8, T24).
+
+        Convoys are listed only to destinations no move without a convoy reaches, once per set of
+        seas used (different sets use different fleets and may cross different canals)."""
         b, n = self.board, self.nation
         R = len(b.region_ids)
         found: dict = {}
 
         def land(to: int, via: tuple) -> None:
             for z in self.rail_reach(to):
-                key = (z, frozenset(via)) if via else z
-                if z != r and key not in found:
-                    found[key] = (z, via)
+                if via:
+                    # a convoy is offered only where no move without one arrives: otherwise it
+                    # would be the same move, only spending fleets
+                    key = (z, frozenset(via))
+                    if z != r and z not in found and key not in found:
+                        found[key] = (z, via)
+                elif z != r and z not in found:
+                    found[z] = (z, via)
 
         start = self.rail_reach(r)
         for x in start:

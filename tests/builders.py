@@ -1,0 +1,60 @@
+"""Build Imperial 2030 positions for tests from a few facts, through the position document."""
+
+from __future__ import annotations
+
+from core.imperial2030.board import NATIONS
+from core.interface import make_game
+
+
+def position(players=3, cash=None, bonds=None, nations=None, units=(), nation="RU", decision=None,
+             investor_card=0, swiss=None, config=None):
+    """A state at ``decision`` (default: start of ``nation``'s turn).
+
+    cash: list per player (default 10 each); bonds: {player: ["RU 4", ...]};
+    nations: {"EU": {"treasury": 7, "rondel": "investor", "government": 1, "power_points": 11,
+    "factories": [...], "flags": [...]}} (every nation not given: no government, starting factories);
+    units: ("EU fleet north_atlantic", "CN army berlin hostile", "RU army vladivostok x2", ...).
+    """
+    game = make_game({"game": "imperial2030", "players": players, **(config or {})})
+    cash = cash if cash is not None else [10] * players
+    bonds = bonds or {}
+    docs = {}
+    for code in NATIONS:
+        given = dict((nations or {}).get(code, {}))
+        given.setdefault("factories", [game.board.region_ids[r] for r in game.board.starting_factories
+                                       if game.board.home_nation[r] == NATIONS.index(code)])
+        docs[code] = given
+    governed = {g["government"] for g in docs.values() if g.get("government") is not None}
+    doc = {
+        "config": game.config,
+        "players": [{"cash": cash[p], "bonds": list(bonds.get(p, [])),
+                     "swiss_bank": (swiss[p] if swiss is not None else p not in governed)} for p in range(players)],
+        "nations": docs,
+        "units": [parse_unit(u) for u in units],
+        "investor_card": investor_card,
+        "turn": {"nation": nation},
+        "decision": decision or {"kind": "turn_start"},
+    }
+    return game.state_from_json(doc)
+
+
+def parse_unit(text: str) -> dict:
+    """'CN army berlin hostile x2' -> a units entry of the position document."""
+    words = text.split()
+    count = 1
+    if words[-1].startswith("x"):
+        count = int(words.pop()[1:])
+    stance = words[3] if len(words) > 3 else None
+    return {"nation": words[0], "unit": words[1], "region": words[2], "count": count, "stance": stance}
+
+
+def act(state, *texts):
+    """Apply actions given in text form; returns all their events."""
+    events = []
+    for text in texts:
+        events += state.apply_action(state.string_to_action(text))
+    return events
+
+
+def legal_texts(state) -> set[str]:
+    return {state.action_to_string(a) for a in state.legal_actions()}
