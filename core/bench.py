@@ -42,12 +42,15 @@ def _per_call(seed: int, players: int) -> dict:
     return out
 
 
-def run_bench(repeats: int = 5, games: int = 20, seed: int = 1, players: int = 4) -> dict:
+def run_bench(repeats: int = 5, games: int = 20, seed: int = 1, players: int = 4, progress=None) -> dict:
+    """``progress(done, repeats, row)`` is called after each repeat when given."""
     rows = []
     for r in range(repeats):
         secs, turns, decisions = _games(games, seed + r, players)
         rows.append({"games_per_s": games / secs, "nation_turns_per_s": turns / secs,
                      "decisions_per_s": decisions / secs, "nation_turns_per_game": turns / games})
+        if progress is not None:
+            progress(r + 1, repeats, rows[-1])
     result = {"players": players, "games_per_repeat": games, "repeats": repeats}
     for key in rows[0]:
         values = [row[key] for row in rows]

@@ -23,3 +23,11 @@ class IllegalActionError(ImperialError):
     def __init__(self, rule: str, message: str):
         super().__init__(f"{message} [RULES.md {rule}]")
         self.rule = rule
+
+
+class LogError(ImperialError):
+    """A move log is malformed or replays an illegal move; the message starts with ``FILE:LINE:``."""
+
+    def __init__(self, file: str, line: int, why: str):
+        super().__init__(f"{file}:{line}: {why}")
+        self.file, self.line = file, line

@@ -7,7 +7,7 @@ region or nation, so the engine never touches the JSON or networkx while playing
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -66,6 +66,7 @@ class Board:
     standard: dict
     variant_cash: dict[int, int]
     tables: dict
+    move_cache: dict = field(default_factory=dict, compare=False, repr=False)  # see maneuver.army_moves
 
     def region(self, name: str) -> int:
         try:

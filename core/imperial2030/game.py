@@ -111,13 +111,19 @@ class Imperial2030:
         self.deal = config.get("deal")
         if self.deal is not None and (self.setup != "standard" or not isinstance(self.deal, list)):
             raise SetupError("config.deal: a list of flag cards per seat, only with the standard setup")
+        for code in self.deal or []:
+            if code not in NATIONS:
+                raise SetupError(f"config.deal: unknown flag card {code!r} (expected one of {', '.join(NATIONS)})")
         self.start_player = config.get("start_player", 0)
-        if not isinstance(self.start_player, int) or not 0 <= self.start_player < players:
+        if (not isinstance(self.start_player, int) or isinstance(self.start_player, bool)
+                or not 0 <= self.start_player < players):
             raise SetupError(f"config.start_player: must be a seat 0..{players - 1}")
         self.distribution = None
         if self.setup == "custom":
             self.distribution = validate_distribution(config.get("distribution"), players, self.board.bond_cost)
         limits = list(self.board.unit_limits)
+        if not isinstance(config.get("unit_limits") or {}, dict):
+            raise SetupError('config.unit_limits: an object like {"CN": {"armies": 10, "fleets": 6}}')
         for code, entry in (config.get("unit_limits") or {}).items():
             if code not in NATIONS or not isinstance(entry, dict):
                 raise SetupError(f"config.unit_limits: unknown nation {code!r}")

@@ -133,8 +133,13 @@ class InvestorRules:
 
     def check_governments(self, rule: str) -> None:
         order = self.seats_from(self.card)
+        cost = self.board.bond_cost
         for n in range(6):
-            sums = [self.credit(p, n) for p in range(self.nplayers)]
+            sums = [0] * self.nplayers
+            for k in range(9):
+                p = self.owner[n * 9 + k]
+                if p >= 0:
+                    sums[p] += cost[k]
             top = max(sums)
             g = self.gov[n]
             if top == 0 or (g >= 0 and sums[g] == top):

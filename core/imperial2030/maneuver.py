@@ -71,83 +71,110 @@ class ManeuverRules:
     # ----- legal actions -----
 
     def legal_maneuver(self) -> list:
-        acts = [] if self.armies_phase else self.fleet_moves() + self.fleet_battles()
-        acts += self.army_moves()
-        acts += self.army_battles()
-        acts += self.destroys()
+        b, n = self.board, self.nation
+        R = len(b.region_ids)
+        base = n * R
+        acts = []
+        if not self.armies_phase:
+            fleets, moved = self.fleets[base:base + R], self.moved_f
+            ready = [r for r, c in enumerate(fleets) if c and c > moved.get(r, 0)]
+            acts += self.fleet_moves(ready)
+            acts += self.fleet_battles(ready)
+        armies, moved = self.armies[base:base + R], self.moved_a
+        ready = [r for r, c in enumerate(armies) if c and c > moved.get(r, 0)]
+        if ready:
+            acts += self.army_moves(ready)
+            acts += self.army_battles(ready)
+        acts += self.destroys([r for r, c in enumerate(armies) if c >= 3])
         acts.append((END,))
         return acts
 
-    def fleet_moves(self) -> list:
+    def fleet_moves(self, ready: list[int]) -> list:
+        """§7.4.1: each fleet that has not moved, to an adjacent sea (from a harbour: its one sea)."""
         b, denied = self.board, self.denied
         out = []
-        for r in range(len(b.region_ids)):
-            if self.unmoved_fleets(r) > 0:
-                targets = b.sea_adj[r] if b.kind[r] == SEA else (b.shipyard_sea[r],)
-                out += [a for a in ((FLEET, r, t) for t in targets) if a not in denied]
+        for r in ready:
+            targets = b.sea_adj[r] if b.kind[r] == SEA else (b.shipyard_sea[r],)
+            out += [a for a in ((FLEET, r, t) for t in targets) if a not in denied]
         return out
 
-    def fleet_battles(self) -> list:
+    def fleet_battles(self, ready: list[int]) -> list:
+        """§7.4.4 step 4, phase 1: a fleet that has not moved against a foreign unit beside it."""
         b, n = self.board, self.nation
         R = len(b.region_ids)
         out = []
-        for r in range(R):
-            if self.unmoved_fleets(r) <= 0:
-                continue
+        for r in ready:
             if b.kind[r] == SEA:
                 out += [(BATTLE, r, FLEET_UNIT, NO_STANCE, m, FLEET_UNIT, NO_STANCE)
                         for m in range(6) if m != n and self.fleets[m * R + r]]
             else:  # a fleet in harbour fights only armies (§7.4.4 step 5)
                 out += [(BATTLE, r, FLEET_UNIT, NO_STANCE, m, ARMY_UNIT, s)
-                        for m in range(6) if m != n for s, _ in self.army_groups(m, r)]
+                        for m in range(6) if m != n and self.armies[m * R + r] for s, _ in self.army_groups(m, r)]
         return out
 
     def army_targets(self, r: int) -> list[tuple[int, int, int]]:
         """Foreign units an army of the active nation in r could fight: (nation, unit, stance)."""
         b, n = self.board, self.nation
         R = len(b.region_ids)
-        out = [(m, ARMY_UNIT, s) for m in range(6) if m != n for s, _ in self.army_groups(m, r)]
+        armies = self.armies
+        out = [(m, ARMY_UNIT, s) for m in range(6) if m != n and armies[m * R + r] for s, _ in self.army_groups(m, r)]
         x = b.home_nation[r]
         if b.kind[r] == HOME and x != n and self.fleets[x * R + r]:
             out.append((x, FLEET_UNIT, NO_STANCE))
         return out
 
-    def army_battles(self) -> list:
+    def army_battles(self, ready: list[int]) -> list:
+        """§7.4.4 step 4, phase 2: an army that has not moved against a foreign unit beside it."""
         out = []
-        for r in range(len(self.board.region_ids)):
-            groups = self.army_groups(self.nation, r, unmoved=True)
-            if groups:
-                targets = self.army_targets(r)
-                out += [(BATTLE, r, ARMY_UNIT, s, m, k, t) for s, _ in groups for m, k, t in targets]
+        for r in ready:
+            targets = self.army_targets(r)
+            if targets:
+                out += [(BATTLE, r, ARMY_UNIT, s, m, k, t)
+                        for s, _ in self.army_groups(self.nation, r, unmoved=True) for m, k, t in targets]
         return out
 
-    def destroys(self) -> list:
+    def destroys(self, candidates: list[int]) -> list:
         """§7.4.7: three armies, no defender unit in the province, not the owner's last working factory."""
         b, n = self.board, self.nation
         R = len(b.region_ids)
         out = []
-        for r in range(R):
-            i = n * R + r
-            if self.armies[i] < 3 or not self.factory[r] or not self.foreign_home(n, r):
+        for r in candidates:
+            if not self.factory[r] or not self.foreign_home(n, r):
                 continue
             x = b.home_nation[r]
             if self.armies[x * R + r] or self.fleets[x * R + r] or self.working_factories(x) == [r]:
                 continue
+            i = n * R + r
             hostile = self.hostile[i]
             friendly = self.armies[i] - hostile
             out += [(DESTROY, r, h) for h in range(max(0, 3 - friendly), min(3, hostile) + 1)]
         return out
 
-    def army_moves(self) -> list:
-        n, denied = self.nation, self.denied
+    def army_moves(self, ready: list[int]) -> list:
+        b, n, denied = self.board, self.nation, self.denied
+        rails: dict[int, list[int]] = {}
+        avail = self.convoy_fleets()
+        # destinations depend only on these two masks besides the origin: memoised on the board
+        occupied = sum(1 << k for k, h in enumerate(b.homes[n]) if self.occ[h])
+        fleets = sum(1 << s for s, ok in enumerate(avail) if ok)
+        cache = b.move_cache
+        if len(cache) > 500_000:
+            cache.clear()
+        entry: dict = {}
         out = []
-        for r in range(len(self.board.region_ids)):
+        for r in ready:
             groups = self.army_groups(n, r, unmoved=True)
-            if not groups:
-                continue
-            for to, via in self.army_destinations(r):
+            key = (n, r, occupied, fleets)
+            dests = cache.get(key)
+            if dests is None:
+                dests = cache[key] = tuple(self.army_destinations(r, rails, avail))
+            for to, via in dests:
                 for s, _ in groups:
-                    for ts in self.entry_stances(r, s, to):
+                    key = (to, r if s == HOSTILE else -1)
+                    stances = entry.get(key)
+                    if stances is None:
+                        stances = entry[key] = self.entry_stances(r, s, to)
+                    for ts in stances:
                         a = (ARMY, r, s, to, via, ts)
                         if a not in denied:
                             out.append(a)
@@ -166,30 +193,44 @@ class ManeuverRules:
             working.append(frm)
         return ONLY_FRIENDLY if working == [to] else BOTH_STANCES
 
-    def rail_reach(self, r: int) -> list[int]:
-        """§7.4.2 rail: own home provinces reachable from r, none of them occupied (r included)."""
+    def rail_reach(self, r: int, rails: dict | None = None) -> list[int]:
+        """§7.4.2 rail: own home provinces reachable from r, none of them occupied (r included).
+        ``rails`` memoises the answer while the position does not change."""
+        if rails is not None and r in rails:
+            return rails[r]
         b, n = self.board, self.nation
         if b.home_nation[r] != n or self.occ[r]:
-            return [r]
-        seen = [r]
-        for x in seen:
-            for y in b.rail_adj[x]:
-                if y not in seen and not self.occ[y]:
-                    seen.append(y)
+            seen = [r]
+        else:
+            seen = [r]
+            for x in seen:
+                for y in b.rail_adj[x]:
+                    if y not in seen and not self.occ[y]:
+                        seen.append(y)
+        if rails is not None:
+            rails[r] = seen
         return seen
 
-    def army_destinations(self, r: int) -> list[tuple[int, tuple[int, ...]]]:
+    def convoy_fleets(self) -> list[bool]:
+        """Per region: does the active nation have a fleet at sea there that has not convoyed yet."""
+        b = self.board
+        R = len(b.region_ids)
+        fleets, used, kind = self.fleets[self.nation * R:self.nation * R + R], self.convoyed, b.kind
+        return [c > used.get(s, 0) and kind[s] == SEA for s, c in enumerate(fleets)]
+
+    def army_destinations(self, r: int, rails: dict | None = None,
+                          avail: list[bool] | None = None) -> list[tuple[int, tuple[int, ...]]]:
         """(destination, convoy seas) of one army in r: rail, then one land step or one convoy,
         then rail again if the step ended in an own working home province (§7.4.2, T7, T8, T24).
 
         Convoys are listed only to destinations no move without a convoy reaches, once per set of
         seas used (different sets use different fleets and may cross different canals)."""
-        b, n = self.board, self.nation
-        R = len(b.region_ids)
+        b = self.board
+        rails = {} if rails is None else rails
         found: dict = {}
 
         def land(to: int, via: tuple) -> None:
-            for z in self.rail_reach(to):
+            for z in self.rail_reach(to, rails):
                 if via:
                     # a convoy is offered only where no move without one arrives: otherwise it
                     # would be the same move, only spending fleets
@@ -199,19 +240,18 @@ class ManeuverRules:
                 elif z != r and z not in found:
                     found[z] = (z, via)
 
-        start = self.rail_reach(r)
+        start = self.rail_reach(r, rails)
         for x in start:
             if x != r and x not in found:
                 found[x] = (x, ())
         for x in start:
             for y in b.land_adj[x]:
                 land(y, ())
-        fleets = self.fleets
-        avail = [fleets[n * R + s] - self.convoyed.get(s, 0) > 0 if b.kind[s] == SEA else False for s in range(R)]
-        if any(avail):
-            seas = []
-            for x in start:
-                seas += [s for s in b.coast[x] if avail[s] and s not in seas]
+        avail = self.convoy_fleets() if avail is None else avail
+        seas = []
+        for x in start:
+            seas += [s for s in b.coast[x] if avail[s] and s not in seas]
+        if seas:
 
             def convoy(path: list[int]) -> None:
                 last = path[-1]
@@ -237,6 +277,7 @@ class ManeuverRules:
         elif t == FLEET:
             self.request(action, self.canal_controllers((action[1], action[2])))
         elif t == ARMY:
+            self.armies_phase = True  # the army phase has begun, even if a canal crossing is refused
             self.request(action, self.canal_controllers(action[4]))
         elif t == BATTLE:
             self.stationary_battle(action)
@@ -283,13 +324,16 @@ class ManeuverRules:
             self.execute(move)
 
     def crossed_canal(self, controller: int) -> int:
+        """The canal of the crossing asked now: crossings are asked in path order and ``queue`` holds
+        the controllers still to answer (one nation may control both canals of a convoy)."""
         b = self.board
         path = (self.move[1], self.move[2]) if self.move[0] == FLEET else self.move[4]
-        for a, c in zip(path, path[1:]):
-            k = b.canal.get((a, c))
-            if k is not None and self.flag[b.canal_owner_region[k]] == controller:
-                return k
-        raise AssertionError("canal request without a canal")
+        asked = [k for k in (b.canal.get(pair) for pair in zip(path, path[1:]))
+                 if k is not None and self.flag[b.canal_owner_region[k]] not in (-1, self.nation)]
+        k = asked[len(asked) - len(self.queue)]
+        if self.flag[b.canal_owner_region[k]] != controller:
+            raise AssertionError("canal request without a canal")
+        return k
 
     def execute(self, action) -> None:
         b, n = self.board, self.nation
@@ -503,7 +547,12 @@ class ManeuverRules:
             if action in self.denied:
                 return "§7.4.3", "this canal crossing was refused earlier in this maneuver"
             reachable = self.army_destinations(r)
-            if (to, via) in reachable or any(d == to and set(v) == set(via) for d, v in reachable):
+            listed = [v for d, v in reachable if d == to and v and set(v) == set(via) and v != via]
+            if listed:
+                return "§7.4.2", (f"a convoy through these seas from {names[r]} to {names[to]} is written "
+                                  f"'via {','.join(names[x] for x in listed[0])}' (a chain of adjacent seas "
+                                  "starting beside the army)")
+            if (to, via) in reachable:
                 stances = self.entry_stances(r, s, to)
                 if stances == ONLY_FRIENDLY:
                     return "§7.4.6", f"{names[to]} holds the last working factory of its nation: entry is friendly"

@@ -99,6 +99,15 @@ class _Reader:
 
 def state_from_document(game, doc: dict):
     """Rebuild a state; raises NotationError naming the field that is wrong."""
+    try:
+        return _state_from_document(game, doc)
+    except NotationError:
+        raise
+    except (AttributeError, TypeError, ValueError, KeyError) as exc:
+        raise NotationError(f"position: a field has the wrong type or is missing ({type(exc).__name__}: {exc})") from None
+
+
+def _state_from_document(game, doc: dict):
     from core.imperial2030.game import _bond
     from core.imperial2030.state import State
 
@@ -189,6 +198,7 @@ def state_from_document(game, doc: dict):
 def _read_decision(s, d: dict, rd: _Reader) -> None:
     b = s.board
     kind = d.get("kind", "turn_start")
+    s.variant_step = int(d.get("variant_step", 0))
     if kind == "game_over":
         s.terminal = True
         s.pending = (P_TURN, -4)
@@ -220,4 +230,3 @@ def _read_decision(s, d: dict, rd: _Reader) -> None:
     s.flag_todo = tuple((rd.nation(m, "decision.flags_to_place"),
                          tuple(rd.region(r, "decision.flags_to_place") for r in regs))
                         for m, regs in d.get("flags_to_place", []))
-    s.variant_step = int(d.get("variant_step", 0))

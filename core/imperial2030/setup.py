@@ -75,10 +75,17 @@ class SetupRules:
 
     def legal_variant(self) -> list:
         n, p = self.variant_chooser()
-        return self.bond_transactions(p, upgrades=False, nations=(n,)) + [(PASS,)]
+        buys = self.bond_transactions(p, upgrades=False, nations=(n,))
+        return buys if self.last_chance_for_a_bond() and buys else buys + [(PASS,)]
+
+    def last_chance_for_a_bond(self) -> bool:
+        """The final pick with nothing sold yet: passing would leave no government to open the game (§4.5)."""
+        return self.variant_step == 6 * self.nplayers - 1 and max(self.owner) < 0
 
     def explain_variant(self, action) -> tuple[str, str]:
         n, _ = self.variant_chooser()
+        if action[0] == PASS:
+            return "§4.3", "nobody has bought a bond yet: the last pick must buy one so that a nation has a government"
         if action[0] == BUY and action[1] != n:
             return "§4.3", f"this pick is for a bond of {NATIONS[n]}"
         return self.explain_bond(action, "§4.3")

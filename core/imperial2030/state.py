@@ -104,7 +104,11 @@ class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
         Raises IllegalActionError (naming the RULES.md section) and leaves the state unchanged
         when ``action`` is not legal here.
         """
-        if not self.is_legal(action):
+        try:
+            legal = self.is_legal(action)
+        except TypeError:  # unhashable: certainly not one of ours
+            legal = False
+        if not legal:
             raise IllegalActionError(*self.explain_illegal(action))
         self._legal = self._legal_set = None
         self.events = []

@@ -267,9 +267,9 @@ class TurnRules:
         lim_a, lim_f = self.game.unit_limits[n]
         last = self.imports[-1] if self.imports else (0, -1)
         out = []
-        if self.n_armies[n] + sum(1 for k, _ in self.imports if k == ARMY_UNIT) < lim_a:
+        if self.n_armies[n] < lim_a:
             out += [(IMPORT, ARMY_UNIT, r) for r in b.homes[n] if not self.occ[r] and (ARMY_UNIT, r) >= last]
-        if self.n_fleets[n] + sum(1 for k, _ in self.imports if k == FLEET_UNIT) < lim_f:
+        if self.n_fleets[n] < lim_f:
             out += [(IMPORT, FLEET_UNIT, r) for r in b.shipyard_cities[n]
                     if not self.occ[r] and (FLEET_UNIT, r) >= last]
         return out

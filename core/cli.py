@@ -1,0 +1,238 @@
+"""The ``imperial`` command: play, replay, legal, apply, bench (README "Command line").
+
+Every ImperialError (and an unreadable file) ends as one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+from core.bench import run_bench
+from core.bots import make_bot
+from core.errors import ImperialError, NotationError, SetupError
+from core.gamelog import replay_game, write_log
+from core.interface import make_game
+from core.play import play_game
+
+ERROR_EXIT = 2
+PRESET_SETUPS = ("standard", "variant")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help (0) or a usage error argparse has already reported (2)
+        return int(exc.code or 0)
+    try:
+        return args.run(args)
+    except (ImperialError, OSError) as exc:
+        print(f"imperial: error: {exc}", file=sys.stderr)
+        return ERROR_EXIT
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="imperial", description="Imperial 2030 rules engine")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    play = sub.add_parser("play", help="play one game with bots and print a summary")
+    play.add_argument("--players", type=int, help="2..6 (default 4, or as many as a custom distribution lists)")
+    play.add_argument("--seed", type=int, help="seed of the deal and the bots (default: random, printed)")
+    play.add_argument("--bots", default="random", help="one bot name for every seat, or a comma list per seat")
+    play.add_argument("--setup", default="standard",
+                      help="standard, variant, or the path of a custom-distribution JSON file")
+    play.add_argument("--log", metavar="FILE", help="write the game as a move log (JSON Lines)")
+    play.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    play.set_defaults(run=_play)
+
+    rep = sub.add_parser("replay", help="replay and verify a move log, print its summary")
+    rep.add_argument("log", metavar="FILE")
+    rep.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    rep.set_defaults(run=_replay)
+
+    legal = sub.add_parser("legal", help="list the legal actions of a position document")
+    legal.add_argument("position", metavar="POSITION.json")
+    legal.set_defaults(run=_legal)
+
+    apply = sub.add_parser("apply", help="apply one action to a position document, print the new one")
+    apply.add_argument("position", metavar="POSITION.json")
+    apply.add_argument("action", metavar="ACTION", help='an action in text form, e.g. "rondel factory"')
+    apply.set_defaults(run=_apply)
+
+    bench = sub.add_parser("bench", help="time random games and the engine's hot calls")
+    bench.add_argument("--repeats", type=_positive, default=5)
+    bench.add_argument("--games", type=_positive, default=20, help="games per repeat")
+    bench.add_argument("--players", type=int, default=4)
+    bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument("--json", action="store_true", help="print the raw result as one JSON object")
+    bench.set_defaults(run=_bench)
+    return parser
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
+    return int(text)
+
+
+# ----- play and replay -----
+
+def _play(args) -> int:
+    config = {"game": "imperial2030", **_setup_config(args.setup)}
+    if args.players is not None:
+        config["players"] = args.players
+    game = make_game(config)
+    seed = random.randrange(2**31) if args.seed is None else args.seed
+    names = _bot_names(args.bots, game.num_players)
+    # One generator per seat, distinct for every (seed, seat), so seats never mirror each other.
+    bots = [make_bot(name, seed * 100 + p) for p, name in enumerate(names)]
+    played = play_game(game.config, bots, seed)
+    if args.log:
+        write_log(args.log, played, seed=seed, bots=names)
+    summary = {"config": played.config, "seed": seed, "bots": names, "log": args.log, **_summary(played)}
+    title = f"Imperial 2030: {game.num_players} players, {game.config['setup']} setup, seed {seed}, " \
+            f"bots {','.join(names)}"
+    _print_summary(summary, title, args.json)
+    return 0
+
+
+def _setup_config(setup: str) -> dict:
+    """``--setup``: a preset name, or a custom-distribution file."""
+    if setup in PRESET_SETUPS:
+        return {"setup": setup}
+    if not Path(setup).is_file():
+        raise SetupError(f"--setup: {setup!r} is neither {' nor '.join(PRESET_SETUPS)} nor a distribution file")
+    return {"setup": "custom", "distribution": _read_json(setup, SetupError)}
+
+
+def _bot_names(spec: str, players: int) -> list[str]:
+    names = [name.strip() for name in spec.split(",")]
+    if len(names) == 1:
+        return names * players
+    if len(names) != players:
+        raise SetupError(f"--bots: {len(names)} bots named for {players} players (give one, or one per seat)")
+    return names
+
+
+def _replay(args) -> int:
+    played = replay_game(args.log)
+    summary = {"log": args.log, "config": played.config, **_summary(played)}
+    title = f"Replayed {args.log}: {len(played.actions)} actions verified"
+    _print_summary(summary, title, args.json)
+    return 0
+
+
+def _summary(played) -> dict:
+    """What a game came to: winners, scores, length, and each nation's power points."""
+    state = played.state
+    doc = state.to_json()
+    finished = state.is_terminal()
+    return {
+        "finished": finished,
+        "winners": state.winners() if finished else [],
+        "scores": [_number(x) for x in state.returns()],
+        "nation_turns": doc["turn"]["nation_turns"],
+        "rounds": doc["turn"]["round"],
+        "decisions": played.decisions,
+        "actions": len(played.actions),
+        "power_points": {code: nation["power_points"] for code, nation in doc["nations"].items()},
+        "ended_by": doc["turn"]["ended_by"],
+    }
+
+
+def _number(x: float) -> int | float:
+    return int(x) if x == int(x) else x
+
+
+def _print_summary(summary: dict, title: str, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(summary))
+        return
+    scores = summary["scores"]
+    if summary["finished"]:
+        won = " and ".join(f"player {p}" for p in summary["winners"])
+        verdict = f"{won} ({scores[summary['winners'][0]]} points)"
+    else:
+        verdict = "none yet: the game is not over (scores as if it ended now)"
+    pp = summary["power_points"]
+    ended = summary["ended_by"]
+    rows = [
+        ("Winner" if len(summary["winners"]) < 2 else "Winners", verdict),
+        ("Scores", ", ".join(f"player {p} {s}" for p, s in enumerate(scores))),
+        ("Ended by", f"{ended} ({pp[ended]} power points)" if ended else "-"),
+        ("Nation turns", f"{summary['nation_turns']} in {summary['rounds']} rounds"),
+        ("Decisions", f"{summary['decisions']} ({summary['actions']} actions with chance)"),
+        ("Power points", ", ".join(f"{code} {points}" for code, points in pp.items())),
+    ]
+    print(title)
+    for label, value in rows:
+        print(f"  {label + ':':14}{value}")
+
+
+# ----- positions -----
+
+def _legal(args) -> int:
+    state = _load_position(args.position)
+    if state.is_terminal():
+        print("imperial: the game is over: no legal actions", file=sys.stderr)
+    for action in state.legal_actions():
+        print(state.action_to_string(action))
+    return 0
+
+
+def _apply(args) -> int:
+    state = _load_position(args.position)
+    state.apply_action(state.string_to_action(args.action))
+    print(json.dumps(state.to_json(), indent=2))
+    return 0
+
+
+def _load_position(path: str):
+    doc = _read_json(path, NotationError)
+    if not isinstance(doc, dict) or not isinstance(doc.get("config"), dict):
+        raise NotationError(f"{path}: a position document is a JSON object with a 'config' object")
+    try:
+        return make_game(doc["config"]).state_from_json(doc)
+    except ImperialError as exc:
+        raise NotationError(f"{path}: {exc}") from exc
+    # A field of the wrong JSON type may get past the document checks as a bare Python error;
+    # it is still the document's fault, so it is reported like the checked ones.
+    except (ValueError, TypeError, AttributeError, KeyError) as exc:
+        raise NotationError(f"{path}: malformed position document ({type(exc).__name__}: {exc})") from exc
+
+
+def _read_json(path: str, error: type[ImperialError]):
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise error(f"{path}: not valid JSON ({exc})") from None
+
+
+# ----- bench -----
+
+def _bench(args) -> int:
+    print(f"imperial bench: {args.repeats} x {args.games} random {args.players}-player games ...", file=sys.stderr)
+    result = run_bench(args.repeats, args.games, args.seed, args.players, progress=_bench_progress)
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(f"{result['players']} players, {result['repeats']} repeats of {result['games_per_repeat']} games "
+          f"(seed {args.seed}); median (min-max) over the repeats")
+    for key, label, digits in (("games_per_s", "games/s", 2), ("nation_turns_per_s", "nation turns/s", 0),
+                               ("decisions_per_s", "decisions/s", 0),
+                               ("nation_turns_per_game", "nation turns/game", 1)):
+        row = result[key]
+        print(f"  {label:18}{row['median']:>10.{digits}f}  ({row['min']:.{digits}f}-{row['max']:.{digits}f})")
+    calls = result["per_call_us"]
+    print(f"per call, mean over the {calls['states_measured']} states of one game:")
+    for name in ("legal_actions", "apply_action", "clone"):
+        print(f"  {name:18}{calls[name]:>10.1f} µs")
+    return 0
+
+
+def _bench_progress(done: int, repeats: int, row: dict) -> None:
+    print(f"  repeat {done}/{repeats}: {row['games_per_s']:.2f} games/s", file=sys.stderr)
