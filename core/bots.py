@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 
+from core.imperial2030.heuristic import HeuristicBot
+
 
 class RandomBot:
     """Uniform over the legal actions, from its own seeded generator."""
@@ -20,7 +22,7 @@ class RandomBot:
         return legal_actions[self.rng.randrange(len(legal_actions))]
 
 
-BOTS = {"random": RandomBot}
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
 
 
 def make_bot(name: str, seed: int | None = None):

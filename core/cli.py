@@ -1,4 +1,5 @@
-"""The ``imperial`` command: play, replay, legal, apply, bench (README "Command line").
+"""The ``imperial`` command: play, replay, legal, apply, bench (README "Command line"); setups,
+simulate, import, runs, query (README "Setups", "Batch runs", "Recorded games").
 
 Every ImperialError (and an unreadable file) ends as one line on stderr and exit status 2.
 """
@@ -17,9 +18,10 @@ from core.errors import ImperialError, NotationError, SetupError
 from core.gamelog import replay_game, write_log
 from core.interface import make_game
 from core.play import play_game
+from core.setups import list_setups, load_setup, setup_names, show_setup
 
 ERROR_EXIT = 2
-PRESET_SETUPS = ("standard", "variant")
+INTERRUPTED_EXIT = 130  # the shell's code for a command stopped by Ctrl-C
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -44,7 +46,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, help="seed of the deal and the bots (default: random, printed)")
     play.add_argument("--bots", default="random", help="one bot name for every seat, or a comma list per seat")
     play.add_argument("--setup", default="standard",
-                      help="standard, variant, or the path of a custom-distribution JSON file")
+                      help="standard, variant, a setup name (imperial setups), or the path of a distribution JSON file")
     play.add_argument("--log", metavar="FILE", help="write the game as a move log (JSON Lines)")
     play.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     play.set_defaults(run=_play)
@@ -70,7 +72,51 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--seed", type=int, default=1)
     bench.add_argument("--json", action="store_true", help="print the raw result as one JSON object")
     bench.set_defaults(run=_bench)
+
+    _add_batch_commands(sub)
     return parser
+
+
+def _add_batch_commands(sub) -> None:
+    """setups, simulate, import, runs, query: the commands of the batch lab."""
+    setups = sub.add_parser("setups", help="list the named starting distributions ('setups show NAME': one)")
+    setups.set_defaults(run=_setups_list)
+    show = setups.add_subparsers(dest="setups_command").add_parser("show", help="print one setup as JSON")
+    show.add_argument("name", metavar="NAME")
+    show.set_defaults(run=_setups_show)
+
+    sim = sub.add_parser("simulate", help="play many recorded games into a run folder (Parquet), resumable")
+    sim.add_argument("--games", type=_positive, required=True)
+    sim.add_argument("--players", type=int, help="2..6 (default 4, or as many as the setup file lists)")
+    sim.add_argument("--setup", default="standard", help="a setup name (imperial setups) or a setup file")
+    sim.add_argument("--bots", default="random", help="one bot name for every seat, or a comma list per seat")
+    sim.add_argument("--seed", type=int, default=1, help="the run's seed; game k gets a seed made from it and k")
+    sim.add_argument("--workers", type=_positive, default=_default_workers(),
+                     help="worker processes of the local Dask cluster; 1 plays in this process (default: cores)")
+    sim.add_argument("--out", required=True, metavar="runs/NAME", help="the run folder; its name names the run")
+    sim.add_argument("--chunk-size", type=_positive, default=200, help="games per chunk (default 200)")
+    sim.add_argument("--scheduler", metavar="ADDRESS",
+                     help="use the Dask cluster at ADDRESS (its workers must see --out at the same path)")
+    sim.add_argument("--catalog", default=None, metavar="PATH", help="catalogue file (default data/lab.duckdb)")
+    sim.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    sim.set_defaults(run=_simulate)
+
+    imp = sub.add_parser("import", help="check move logs and add the good ones to a run")
+    imp.add_argument("logs", nargs="+", metavar="FILE")
+    imp.add_argument("--run", required=True, metavar="NAME", dest="run_name")  # args.run is the handler
+    imp.add_argument("--out", metavar="FOLDER", help="the run folder (default runs/NAME)")
+    imp.add_argument("--catalog", default=None, metavar="PATH", help="catalogue file (default data/lab.duckdb)")
+    imp.set_defaults(run=_import)
+
+    runs = sub.add_parser("runs", help="list the runs of the catalogue")
+    runs.add_argument("--catalog", default=None, metavar="PATH")
+    runs.set_defaults(run=_runs)
+
+    query = sub.add_parser("query", help="run one SQL query over the catalogue and print the result")
+    query.add_argument("sql", metavar="SQL")
+    query.add_argument("--catalog", default=None, metavar="PATH")
+    query.add_argument("--csv", action="store_true", help="print CSV instead of a table")
+    query.set_defaults(run=_query)
 
 
 def _positive(text: str) -> int:
@@ -82,10 +128,7 @@ def _positive(text: str) -> int:
 # ----- play and replay -----
 
 def _play(args) -> int:
-    config = {"game": "imperial2030", **_setup_config(args.setup)}
-    if args.players is not None:
-        config["players"] = args.players
-    game = make_game(config)
+    game = make_game(_setup_config(args.setup, args.players))
     seed = random.randrange(2**31) if args.seed is None else args.seed
     names = _bot_names(args.bots, game.num_players)
     # One generator per seat, distinct for every (seed, seat), so seats never mirror each other.
@@ -100,13 +143,16 @@ def _play(args) -> int:
     return 0
 
 
-def _setup_config(setup: str) -> dict:
-    """``--setup``: a preset name, or a custom-distribution file."""
-    if setup in PRESET_SETUPS:
-        return {"setup": setup}
+def _setup_config(setup: str, players: int | None) -> dict:
+    """``--setup``: a named setup (core.setups), or a file holding a bare distribution object."""
+    if setup in setup_names():
+        return load_setup(setup, players)
     if not Path(setup).is_file():
-        raise SetupError(f"--setup: {setup!r} is neither {' nor '.join(PRESET_SETUPS)} nor a distribution file")
-    return {"setup": "custom", "distribution": _read_json(setup, SetupError)}
+        named = ", ".join(setup_names()[2:])
+        raise SetupError(f"--setup: {setup!r} is neither standard nor variant, nor a setup of data/setups ({named}), "
+                         f"nor a distribution file")
+    config = {"game": "imperial2030", "setup": "custom", "distribution": _read_json(setup, SetupError)}
+    return config if players is None else {**config, "players": players}
 
 
 def _bot_names(spec: str, players: int) -> list[str]:
@@ -199,10 +245,6 @@ def _load_position(path: str):
         return make_game(doc["config"]).state_from_json(doc)
     except ImperialError as exc:
         raise NotationError(f"{path}: {exc}") from exc
-    # A field of the wrong JSON type may get past the document checks as a bare Python error;
-    # it is still the document's fault, so it is reported like the checked ones.
-    except (ValueError, TypeError, AttributeError, KeyError) as exc:
-        raise NotationError(f"{path}: malformed position document ({type(exc).__name__}: {exc})") from exc
 
 
 def _read_json(path: str, error: type[ImperialError]):
@@ -236,3 +278,91 @@ def _bench(args) -> int:
 
 def _bench_progress(done: int, repeats: int, row: dict) -> None:
     print(f"  repeat {done}/{repeats}: {row['games_per_s']:.2f} games/s", file=sys.stderr)
+
+
+# ----- setups -----
+
+def _setups_list(args) -> int:
+    rows = list_setups()
+    width = max(len(row["name"]) for row in rows)
+    print(f"{'name':{width}}  players  description")
+    for row in rows:
+        players = "2-6" if row["players"] is None else str(row["players"])
+        print(f"{row['name']:{width}}  {players:7}  {row['description']}")
+    return 0
+
+
+def _setups_show(args) -> int:
+    print(json.dumps(show_setup(args.name), indent=2))
+    return 0
+
+
+# ----- batch runs and the catalogue (pandas, DuckDB and Dask are loaded only here) -----
+
+def _default_workers() -> int:
+    import os
+
+    return os.cpu_count() or 1
+
+
+def _catalog(args):
+    from core.catalog import DEFAULT_CATALOG
+
+    return args.catalog or DEFAULT_CATALOG
+
+
+def _simulate(args) -> int:
+    from core.simulate import simulate
+
+    config = load_setup(args.setup, args.players)
+    names = _bot_names(args.bots, config["players"])
+    try:
+        result = simulate(args.out, args.games, args.players, args.setup, names, args.seed, workers=args.workers,
+                          chunk_size=args.chunk_size, scheduler=args.scheduler, catalog=_catalog(args))
+    except KeyboardInterrupt:
+        print(f"imperial: interrupted: the finished chunks in {args.out} are kept; run the same command again "
+              f"to play the rest", file=sys.stderr)
+        return INTERRUPTED_EXIT
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(f"Run {result['run']}: {result['games']} games ({result['failed']} failed) in {result['chunks']} chunks "
+          f"at {result['path']}")
+    print(f"  this call: {result['played_chunks']} chunks played, {result['resumed_chunks']} already done, "
+          f"{result['seconds']:.1f} s")
+    print("  rows: " + ", ".join(f"{table} {n}" for table, n in result["rows"].items()))
+    return 0
+
+
+def _import(args) -> int:
+    from core.imports import import_logs
+
+    result = import_logs(args.logs, args.run_name, args.out, catalog=_catalog(args))
+    for message in result["errors"]:
+        print(f"imperial: error: {message}", file=sys.stderr)
+    for path in result["skipped"]:
+        print(f"imperial: {path}: already in run {result['run']}, skipped", file=sys.stderr)
+    print(f"Imported {result['added']} games into run {result['run']} at {result['path']}"
+          f" ({len(result['errors'])} bad files, {len(result['skipped'])} already there)")
+    return ERROR_EXIT if result["errors"] else 0
+
+
+def _runs(args) -> int:
+    from core.catalog import list_runs
+
+    _print_frame(list_runs(_catalog(args)), csv=False)
+    return 0
+
+
+def _query(args) -> int:
+    from core.catalog import query
+
+    _print_frame(query(args.sql, _catalog(args)), args.csv)
+    return 0
+
+
+def _print_frame(frame, csv: bool) -> None:
+    if csv:
+        print(frame.to_csv(index=False), end="")
+    else:
+        print(frame.to_string(index=False))

@@ -16,13 +16,16 @@ class PlayedGame:
     decisions: int = 0
 
 
-def play_game(config: dict, bots: list, seed: int, record: bool = True, on_step=None) -> PlayedGame:
+def play_game(config: dict, bots: list, seed: int, record: bool = True, on_step=None, on_start=None) -> PlayedGame:
     """Play one game to the end. ``bots[p]`` decides for seat p; chance is sampled from ``seed``.
 
-    ``on_step(state, player, action, events)`` is called after every action when given.
+    ``on_start(state)`` sees the initial state (its ``events`` are those of the setup);
+    ``on_step(state, player, action, events)`` is called after every action.
     """
     game = make_game(config)
     state = game.new_initial_state()
+    if on_start is not None:
+        on_start(state)
     chance = random.Random(seed)
     played = PlayedGame(game.config, state)
     while not state.is_terminal():

@@ -112,14 +112,6 @@ def test_t2_top_up_then_build():
     assert "berlin" in factories(s, "EU")
 
 
-def test_t2_top_up_only_once_per_point():
-    """§5: the top-up is offered once at each point; after it no second top-up is legal there."""
-    s = eu_factory_turn(treasury_=3, cash=4)
-    act(s, "rondel factory", "topup 2")
-    assert topups(s) == set()
-    assert_illegal(s, "topup 1", "§5")
-
-
 def test_t2_treasury_and_cash_too_small_no_factory():
     """T2 variant / §7.1 step 3, Q1: treasury 3, cash 1 → no factory possible; nothing happens, the
     rondel move still counted and the next nation's turn begins."""

@@ -27,7 +27,8 @@ def test_7_5_interest_from_government_left_treasury_then_government_cash():
     s = position(players=4, cash=[10, 1, 10, 10], nation="CN", investor_card=3,
                  bonds={0: ["CN 2", "CN 1"], 1: ["CN 5"], 2: ["CN 3"], 3: ["RU 1"]},
                  nations={"CN": {"government": 1, "rondel": "maneuver_1", "treasury": 4},
-                          "RU": {"government": 3, "rondel": "factory"}, "IN": {"government": 0}, "BR": {"government": 2}})
+                          "RU": {"government": 3, "rondel": "factory"}, "IN": {"government": 0},
+                          "BR": {"government": 2}})
     events = act(s, "rondel investor")
     assert [(i["player"], i["owed"], i["paid"]) for i in kinds(events, "interest")] == [(2, 3, 3), (0, 3, 2), (1, 5, 0)]
     assert s.treasury[CN] == 0
@@ -192,6 +193,19 @@ def test_t15a_tie_does_not_take_over():
     assert s.card == 2
 
 
+def test_9_strictly_higher_credit_takes_over():
+    """§9: government A holds EU 6m + 2m (8); card holder B buys EU 9m → 9 > 8, B governs EU; A, who
+    governs nothing else, gets a Swiss bank and B loses his."""
+    s = position(players=3, cash=[10, 7, 10], nation="EU", investor_card=1,
+                 bonds={0: ["EU 3", "EU 1"], 2: ["CN 1"]},
+                 nations={"EU": {"government": 0, "rondel": "maneuver_1", "treasury": 20},
+                          "CN": {"government": 2, "rondel": "factory"}})
+    assert s.swiss == [False, True, False]
+    act(s, "rondel investor", "buy EU 4")
+    assert s.gov[EU] == 1
+    assert s.swiss == [True, False, False]
+
+
 def t15b(card: int):
     """T15 (b): A (seat 0) governs EU with EU 9m + 2m; B (seat 1) holds EU 4m; C (seat 2) holds EU 6m;
     B and C are Swiss banks."""
@@ -255,7 +269,8 @@ def test_q5_card_passes_clockwise_even_if_nobody_invests(card):
 def test_q5_card_passes_after_a_pass_over():
     """Q5: a pass-over (no veto possible) also moves the card on, after the card holder's 2m."""
     s = position(players=2, cash=[10, 10], nation="RU", investor_card=1, bonds={0: ["RU 1"], 1: ["CN 1"]},
-                 nations={"RU": {"government": 0, "rondel": "maneuver_1"}, "CN": {"government": 1, "rondel": "factory"}})
+                 nations={"RU": {"government": 0, "rondel": "maneuver_1"},
+                          "CN": {"government": 1, "rondel": "factory"}})
     act(s, "rondel production_2")
     assert s.cash == [10, 12] and s.current_player() == 1
     act(s, "pass")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.imperial2030.board import NATIONS, SPACES
+from core.imperial2030.board import SPACES
 from tests.builders import act, legal_texts, position
 from tests.rule_asserts import assert_illegal, kinds
 
@@ -397,3 +397,14 @@ def test_q26_swiss_bank_may_veto_the_final_turn():
     assert s.pp[BR] == 21 and not s.is_terminal()
     assert s.cash[0] == 12 + 4  # the 1-space move to investor is free; interest 4 on BR 4
     assert s.decision_name() == "invest" and s.current_player() == 1
+
+
+def test_5_top_up_limited_to_government_cash():
+    """§5 (Q10): at the start of the turn the government may move up to his own cash into the treasury;
+    more is refused under §5, and a second top-up at the same point too."""
+    s = russia_on("factory", cash=10)
+    assert {t for t in legal_texts(s) if t.startswith("topup")} == {f"topup {k}" for k in range(1, 11)}
+    assert_illegal(s, "topup 11", "§5", match="has only 10m")
+    act(s, "topup 4")
+    assert s.cash[0] == 6 and s.treasury[RU] == 4
+    assert_illegal(s, "topup 1", "§5", match="already topped up")

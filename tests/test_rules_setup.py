@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from itertools import combinations, permutations
+from itertools import combinations
 
 import pytest
 
@@ -337,7 +337,8 @@ def test_custom_distribution_governments_option():
     ([{"cash": 1, "bonds": ["RU 10"]}, {"cash": 1, "bonds": []}], {}, r"bond number must be 1\.\.9"),
     ([{"cash": 1, "bonds": ["RU 0"]}, {"cash": 1, "bonds": []}], {}, r"bond number must be 1\.\.9"),
     ([{"cash": 1, "bonds": ["R"]}, {"cash": 1, "bonds": []}], {}, r"a bond is written like 'RU 4'"),
-    ([{"cash": -1, "bonds": ["RU 4"]}, {"cash": 1, "bonds": []}], {}, r"players\[0\]\.cash: must be a whole number >= 0"),
+    ([{"cash": -1, "bonds": ["RU 4"]}, {"cash": 1, "bonds": []}], {},
+     r"players\[0\]\.cash: must be a whole number >= 0"),
     ([{"cash": 2, "bonds": ["RU 4", "EU 1"], "starting_cash": 12}, {"cash": 1, "bonds": []}], {},
      r"starting_cash 12 does not add up: cash 2 \+ bonds 11 = 13"),
     ([{"cash": 2, "bonds": ["RU 4", "EU 1"]}, {"cash": 1, "bonds": []}], {"treasuries": {"RU": 11}},

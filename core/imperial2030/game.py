@@ -142,8 +142,7 @@ class Imperial2030:
         from core.imperial2030.state import State
 
         state = State(self, self.num_players)
-        start(state, self)
-        state.events = []
+        start(state, self)  # its events (a given deal, a custom distribution) stay in state.events
         return state
 
     def state_from_json(self, doc: dict):

@@ -74,12 +74,11 @@ def _units(s, out: list[str]) -> None:
     occ = [0] * R
     for n in range(6):
         code = NATIONS[n]
-        armies = fleets = 0
-        for r in range(R):
-            i = n * R + r
-            a, h, f = s.armies[i], s.hostile[i], s.fleets[i]
-            armies += a
-            fleets += f
+        arm, hos, flt = s.armies[n * R:(n + 1) * R], s.hostile[n * R:(n + 1) * R], s.fleets[n * R:(n + 1) * R]
+        armies, fleets = sum(arm), sum(flt)
+        # fast path: only regions where this nation has a unit (or a bad negative count) are looked at
+        for r in [r for r in range(R) if arm[r] or hos[r] or flt[r]]:
+            a, h, f = arm[r], hos[r], flt[r]
             occ[r] += h
             if a < 0 or h < 0 or f < 0:
                 out.append(f"{code} has a negative unit count in {names[r]}: armies {a}, hostile {h}, fleets {f}")
@@ -100,9 +99,10 @@ def _units(s, out: list[str]) -> None:
             out.append(f"{code} has {armies} armies, more than its limit of {lim_a}")
         if fleets > lim_f:
             out.append(f"{code} has {fleets} fleets, more than its limit of {lim_f}")
-    for r in range(R):
-        if occ[r] != s.occ[r]:
-            out.append(f"occupation count of {names[r]} is {s.occ[r]}, but {occ[r]} hostile armies stand there")
+    if occ != s.occ:
+        for r in range(R):
+            if occ[r] != s.occ[r]:
+                out.append(f"occupation count of {names[r]} is {s.occ[r]}, but {occ[r]} hostile armies stand there")
     _moved(s, out)
 
 
@@ -185,13 +185,17 @@ def _governments(s, out: list[str]) -> None:
     if not 0 <= s.card < s.nplayers:
         out.append(f"the investor card is held by unknown seat {s.card}")
     settled = s.pending[0] != P_INVEST or s.terminal
+    credit = [[0] * s.nplayers for _ in range(6)]  # credit sums, in one pass over the bonds
+    for k, p in enumerate(s.owner):
+        if 0 <= p < s.nplayers:
+            credit[k // 9][p] += s.board.bond_cost[k % 9]
     for n in range(6):
         g = s.gov[n]
         code = NATIONS[n]
         if not -1 <= g < s.nplayers:
             out.append(f"{code} has an unknown government {g}")
             continue
-        sums = [s.credit(p, n) for p in range(s.nplayers)]
+        sums = credit[n]
         if g >= 0 and sums[g] == 0:
             out.append(f"{code} is governed by player {g}, who owns none of its bonds")
         if not settled:

@@ -104,7 +104,8 @@ def state_from_document(game, doc: dict):
     except NotationError:
         raise
     except (AttributeError, TypeError, ValueError, KeyError) as exc:
-        raise NotationError(f"position: a field has the wrong type or is missing ({type(exc).__name__}: {exc})") from None
+        raise NotationError(f"malformed position document: a field has the wrong type or is missing "
+                            f"({type(exc).__name__}: {exc})") from None
 
 
 def _state_from_document(game, doc: dict):

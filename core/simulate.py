@@ -1,0 +1,158 @@
+"""``imperial simulate``: many recorded games, in fixed chunks, in one process or on Dask
+(README "Batch runs").
+
+Game ``k`` of a run seeded ``S`` is played with seed ``game_seed(S, k)`` and bots seeded like
+``imperial play`` (seat p: ``100 * seed + p``), so its rows depend on (S, k) only: neither the chunk
+size, the number of workers nor the order chunks finish in changes a table, and
+``imperial play --seed <its seed>`` plays any game of a run again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+from core import runstore
+from core.bots import make_bot
+from core.runstore import RunError
+from core.setups import load_setup
+from core.tables import frames, merge_rows, record_game
+
+DEFAULT_CHUNK_SIZE = 200
+RUN_KEYS = ("games", "players", "setup", "bots", "seed", "chunk_size", "config")
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run seeded ``seed`` (63 bits: fits Parquet's int64)."""
+    digest = hashlib.blake2b(f"{seed}:{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+def simulate(out, games: int, players: int | None, setup: str, bots: list[str], seed: int, workers: int = 1,
+             chunk_size: int = DEFAULT_CHUNK_SIZE, scheduler: str | None = None, catalog=None,
+             progress: bool = True) -> dict:
+    """Play the chunks of the run in ``out`` that are not finished yet; returns a summary.
+
+    ``bots`` names one bot per seat. Re-running an interrupted call resumes it; other parameters
+    for the same folder are refused (RunError). ``catalog`` (a path) registers the run when given.
+    """
+    config = load_setup(setup, players)
+    if len(bots) != config["players"]:
+        raise RunError(f"{len(bots)} bots named for {config['players']} players")
+    for name in set(bots):
+        make_bot(name)  # an unknown name fails here, not in every game
+    folder = Path(out).resolve()
+    params = {"kind": "simulate", "name": folder.name, "games": games, "players": config["players"], "setup": setup, "bots": bots,
+              "seed": seed, "chunk_size": chunk_size, "config": config}
+    _claim(folder, params)
+    runstore.remove_temporaries(folder)
+    done = runstore.markers(folder)
+    todo = [task for task in _tasks(folder, params) if task["chunk"] not in done]
+    start = time.perf_counter()
+    bar = _progress_bar(games, sum(marker["games"] for marker in done.values()), progress)
+    status = "partial"
+    try:
+        run = _run_in_process if workers == 1 and scheduler is None else _run_on_dask
+        run(todo, lambda marker: bar.update(marker["games"]), workers, scheduler)
+        status = "complete"
+    finally:
+        bar.close()
+        if catalog is not None:  # also after Ctrl-C, so the finished chunks can be queried
+            from core.catalog import register_run
+            register_run(folder, status, catalog)
+    return {"run": params["name"], "path": str(folder), "resumed_chunks": len(done), "played_chunks": len(todo),
+            "seconds": time.perf_counter() - start, **summarize(folder)}
+
+
+def summarize(folder: Path) -> dict:
+    """Games, failed games, chunks and rows per table of a run folder, from its markers."""
+    done = runstore.markers(folder).values()
+    rows: dict[str, int] = {}
+    for marker in done:
+        for table, n in marker["rows"].items():
+            rows[table] = rows.get(table, 0) + n
+    return {"games": sum(m["games"] for m in done), "failed": sum(m["failed"] for m in done),
+            "chunks": len(done), "rows": rows}
+
+
+def _claim(folder: Path, params: dict) -> None:
+    """Write run.json for a new run; for an existing one, insist on the same parameters."""
+    saved = runstore.read_run(folder)
+    if saved is None:
+        if folder.is_dir() and any(folder.iterdir()):
+            raise RunError(f"{folder}: the folder is not empty and holds no run.json; choose a new --out")
+        stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        runstore.write_json(folder / runstore.RUN_FILE, {**params, "created": stamp})
+        return
+    if saved.get("kind") != "simulate":
+        raise RunError(f"{folder}: holds a run of kind {saved.get('kind')!r}, not a simulation; choose a new --out")
+    changed = [key for key in RUN_KEYS if saved.get(key) != params[key]]
+    if changed:
+        was = ", ".join(f"{key} {saved.get(key)!r} (now {params[key]!r})" for key in changed if key != "config")
+        raise RunError(f"{folder} holds a run with other parameters: {was or 'the setup file has changed'}; "
+                       f"re-run with the same parameters to resume it, or choose a new --out")
+
+
+def _tasks(folder: Path, params: dict) -> list[dict]:
+    """One task per chunk of ``chunk_size`` consecutive games (the last one may be shorter)."""
+    size = params["chunk_size"]
+    common = {"out": str(folder), "run": params["name"], "config": params["config"], "bots": params["bots"],
+              "seed": params["seed"], "setup": params["setup"]}
+    return [{**common, "chunk": c, "first": first, "count": min(size, params["games"] - first)}
+            for c, first in enumerate(range(0, params["games"], size))]
+
+
+def run_chunk(task: dict) -> dict:
+    """Play and write one chunk (in any process: it needs only the task); returns its marker."""
+    names = task["bots"]
+    games = []
+    for k in range(task["first"], task["first"] + task["count"]):
+        seed = game_seed(task["seed"], k)
+        bots = [make_bot(name, seed * 100 + p) for p, name in enumerate(names)]
+        games.append(record_game(task["config"], bots, names, seed, task["run"], k, task["setup"]))
+    tables = frames(merge_rows(games))
+    marker = {"first": task["first"], "count": task["count"], "games": task["count"],
+              "failed": failed_games(tables["games"]), "rows": {name: len(df) for name, df in tables.items()}}
+    runstore.write_chunk(Path(task["out"]), task["chunk"], tables, marker)
+    return marker
+
+
+def failed_games(games_frame) -> int:
+    return int((games_frame["status"] == "failed").sum())
+
+
+def _run_in_process(tasks: list[dict], on_done, workers: int, scheduler: str | None) -> None:
+    for task in tasks:
+        on_done(run_chunk(task))
+
+
+def _run_on_dask(tasks: list[dict], on_done, workers: int, scheduler: str | None) -> None:
+    """Chunks as Dask tasks: on a LocalCluster of ``workers`` processes, or on the cluster at ``scheduler``.
+
+    A worker that dies has its chunk rerun elsewhere by Dask; a chunk's files are replaced whole,
+    so a rerun can never leave a mix of two attempts.
+    """
+    from dask.distributed import Client, LocalCluster, as_completed
+
+    cluster = None
+    if scheduler is None:
+        # One thread per process: the engine is pure Python, threads would only fight over the GIL.
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    client = Client(scheduler or cluster)
+    try:
+        for future in as_completed(client.map(run_chunk, tasks, pure=False)):
+            on_done(future.result())
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _progress_bar(total: int, initial: int, enabled: bool):
+    from tqdm import tqdm
+
+    return tqdm(total=total, initial=initial, unit="game", desc="games", file=sys.stderr, disable=not enabled,
+                smoothing=0.1, dynamic_ncols=True)

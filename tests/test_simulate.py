@@ -1,0 +1,233 @@
+"""Batch runs (core.simulate): the same tables in one process and on Dask, resume after a kill,
+Ctrl-C or a lost marker, refused parameters, failed games kept."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from core import bots as bots_module
+from core import runstore
+from core.bots import RandomBot
+from core.catalog import list_runs
+from core.cli import main
+from core.gamelog import replay
+from core.runstore import RunError
+from core.simulate import game_seed, simulate
+from core.tables import TABLES
+
+# The reference run: 24 four-player games in 8 chunks of 3, played in this process.
+RUN = dict(games=24, players=4, setup="standard", bots=["random"] * 4, seed=5, chunk_size=3)
+CHUNKS = 8
+
+
+def play(folder: Path, **changes) -> dict:
+    return simulate(folder, **{**RUN, "workers": 1, "progress": False, **changes})
+
+
+def tables_of(folder: Path) -> dict[str, pa.Table]:
+    """Every table of a run, its finished chunks in order."""
+    return {name: pa.concat_tables([pq.read_table(path) for path in runstore.chunk_files(folder, name)])
+            for name in TABLES}
+
+
+def file_times(folder: Path) -> dict[str, int]:
+    return {str(path.relative_to(folder)): path.stat().st_mtime_ns for path in folder.rglob("chunk-*")}
+
+
+def temporaries(folder: Path) -> list[Path]:
+    return list(folder.rglob(f"{runstore.TEMP_MARK}*"))
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory) -> dict:
+    """Folders are all named ``batch``, so the ``run`` column agrees and tables compare whole."""
+    folder = tmp_path_factory.mktemp("ref") / "batch"
+    result = play(folder)
+    return {"folder": folder, "result": result, "tables": tables_of(folder)}
+
+
+def assert_same_tables(folder: Path, reference: dict) -> None:
+    tables = tables_of(folder)
+    for name, table in reference["tables"].items():
+        assert tables[name].equals(table), f"table {name} differs"
+    ids = tables["games"].column("game_id").to_pylist()
+    assert ids == list(range(RUN["games"]))  # nothing lost, nothing twice
+
+
+# ----- one process -----
+
+def test_a_run_writes_every_table_of_every_chunk(reference):
+    folder, result = reference["folder"], reference["result"]
+    assert result["games"] == 24 and result["chunks"] == CHUNKS and result["failed"] == 0
+    for name in TABLES:
+        assert sorted(p.name for p in (folder / name).iterdir()) == [f"chunk-{c:05d}.parquet" for c in range(CHUNKS)]
+        assert result["rows"][name] == reference["tables"][name].num_rows > 0
+    saved = json.loads((folder / "run.json").read_text())
+    assert {key: saved[key] for key in RUN} == RUN and saved["config"]["setup"] == "standard"
+    assert not temporaries(folder)
+
+
+def test_a_game_depends_on_the_run_seed_and_its_index_only(reference, tmp_path):
+    games = reference["tables"]["games"]
+    assert games.column("seed").to_pylist() == [game_seed(5, k) for k in range(24)]
+    other = tmp_path / "batch"
+    play(other, games=7, chunk_size=5)  # other chunking, fewer games: the same first 7 games
+    assert tables_of(other)["games"].equals(games.slice(0, 7))
+
+
+def test_a_game_of_a_run_can_be_played_again_with_imperial_play(reference, capsys):
+    first = reference["tables"]["games"].slice(0, 1).to_pylist()[0]
+    assert main(["play", "--seed", str(first["seed"]), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["winners"] == first["winners"] and summary["scores"] == first["scores"]
+
+
+# ----- Dask -----
+
+def test_a_local_dask_cluster_gives_the_same_tables(reference, tmp_path):
+    result = simulate(tmp_path / "batch", **RUN, workers=2, progress=False)
+    assert result["played_chunks"] == CHUNKS
+    assert_same_tables(tmp_path / "batch", reference)
+
+
+def test_an_existing_cluster_gives_the_same_tables(reference, tmp_path):
+    from dask.distributed import LocalCluster
+
+    with LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None) as cluster:
+        simulate(tmp_path / "batch", **RUN, workers=1, scheduler=cluster.scheduler_address, progress=False)
+    assert_same_tables(tmp_path / "batch", reference)
+
+
+# ----- resume -----
+
+def test_resume_after_the_process_is_killed(reference, tmp_path):
+    folder, catalog = tmp_path / "batch", tmp_path / "lab.duckdb"
+    argv = ["simulate", "--games", "24", "--chunk-size", "3", "--seed", "5", "--bots", "random", "--workers", "1",
+            "--out", str(folder), "--catalog", str(catalog)]
+    code = "import sys; from core.cli import main; sys.exit(main(sys.argv[1:]))"
+    proc = subprocess.Popen([sys.executable, "-c", code, *argv], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while len(runstore.markers(folder)) < 2 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    kept = runstore.markers(folder)
+    assert 2 <= len(kept) < CHUNKS, "the run was not interrupted"
+    times = {name: t for name, t in file_times(folder).items() if any(f"chunk-{c:05d}" in name for c in kept)}
+    (folder / "games" / f"{runstore.TEMP_MARK}999-chunk-00007.parquet").write_bytes(b"half a file")
+    assert main(argv) == 0
+    assert {name: t for name, t in file_times(folder).items() if name in times} == times  # nothing redone
+    assert_same_tables(folder, reference)
+    assert not temporaries(folder)
+    assert list_runs(catalog).loc[0, ["games", "chunks", "status"]].tolist() == [24, CHUNKS, "complete"]
+
+
+def test_a_chunk_without_its_marker_is_played_again(reference, tmp_path):
+    folder = tmp_path / "batch"
+    shutil.copytree(reference["folder"], folder)
+    (folder / runstore.DONE_DIR / "chunk-00002.json").unlink()
+    (folder / "events" / "chunk-00002.parquet").unlink()  # as if the writer died before this file
+    before = file_times(folder)
+    result = play(folder)
+    assert result["played_chunks"] == 1 and result["resumed_chunks"] == CHUNKS - 1
+    changed = {name for name, t in file_times(folder).items() if before.get(name) != t}
+    assert changed == {f"{name}/chunk-00002.parquet" for name in TABLES} | {"_done/chunk-00002.json"}
+    assert_same_tables(folder, reference)
+
+
+class InterruptedOnce(RandomBot):
+    """A random bot that raises KeyboardInterrupt (Ctrl-C) once, in the game with seed ``TARGET``."""
+
+    TARGET = game_seed(5, 10)  # a game of chunk 3
+    fired = False
+
+    def __init__(self, seed=None):
+        super().__init__(seed)
+        self.armed = seed is not None and seed // 100 == self.TARGET
+
+    def decide(self, state, legal_actions):
+        if self.armed and not InterruptedOnce.fired:
+            InterruptedOnce.fired = True
+            raise KeyboardInterrupt
+        return super().decide(state, legal_actions)
+
+
+def test_ctrl_c_keeps_the_finished_chunks_and_registers_them(reference, tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(bots_module.BOTS, "random", InterruptedOnce)
+    monkeypatch.setattr(InterruptedOnce, "fired", False)
+    folder, catalog = tmp_path / "batch", tmp_path / "lab.duckdb"
+    argv = ["simulate", "--games", "24", "--chunk-size", "3", "--seed", "5", "--workers", "1", "--out", str(folder),
+            "--catalog", str(catalog)]
+    assert main(argv) == 130
+    err = capsys.readouterr().err
+    assert "interrupted" in err and "run the same command again" in err
+    assert sorted(runstore.markers(folder)) == [0, 1, 2]
+    assert list_runs(catalog).loc[0, ["games", "status"]].tolist() == [9, "partial"]
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert "24 games (0 failed) in 8 chunks" in out and "5 chunks played, 3 already done" in out
+    assert "games: 100%" in err  # the progress bar, on stderr
+    assert_same_tables(folder, reference)
+
+
+# ----- refusals and failures -----
+
+def test_other_parameters_for_the_same_folder_are_refused(reference, tmp_path):
+    folder = tmp_path / "batch"
+    shutil.copytree(reference["folder"], folder)
+    with pytest.raises(RunError, match=r"seed 5 \(now 6\).*re-run with the same parameters"):
+        play(folder, seed=6)
+    with pytest.raises(RunError, match="bots"):
+        play(folder, bots=["random"] * 3 + ["heuristic"])
+    (tmp_path / "junk").mkdir()
+    (tmp_path / "junk" / "notes.txt").write_text("mine")
+    with pytest.raises(RunError, match="not empty and holds no run.json"):
+        play(tmp_path / "junk")
+
+
+def test_bad_options_are_refused_before_any_game(tmp_path, capsys):
+    base = ["simulate", "--games", "2", "--workers", "1", "--out", str(tmp_path / "x")]
+    for extra, words in ((["--bots", "genius"], "unknown bot 'genius'"), (["--setup", "nope"], "unknown setup"),
+                         (["--setup", "two_powers", "--players", "3"], "is for 4 players, not 3"),
+                         (["--bots", "random,random"], "2 bots named for 4 players")):
+        assert main(base + extra) == 2
+        assert words in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
+
+
+class CrashBot(RandomBot):
+    """Plays randomly for 40 decisions, then raises."""
+
+    def __init__(self, seed=None):
+        super().__init__(seed)
+        self.decisions = 0
+
+    def decide(self, state, legal_actions):
+        self.decisions += 1
+        if self.decisions > 40:
+            raise RuntimeError("bot bug")
+        return super().decide(state, legal_actions)
+
+
+def test_a_game_that_raises_is_a_failed_row_with_seed_and_log(tmp_path, monkeypatch):
+    monkeypatch.setitem(bots_module.BOTS, "crash", CrashBot)
+    folder = tmp_path / "crashing"
+    result = play(folder, games=4, chunk_size=2, bots=["random", "random", "random", "crash"])
+    assert result["games"] == 4 and result["failed"] == 4
+    games = tables_of(folder)["games"].to_pylist()
+    assert [g["game_id"] for g in games] == [0, 1, 2, 3]
+    for k, game in enumerate(games):
+        assert game["status"] == "failed" and game["seed"] == game_seed(5, k)
+        assert "RuntimeError: bot bug" in game["error"]
+        state = replay(game["log"].splitlines())  # the log holds every action before the error
+        assert not state.is_terminal() and state.current_player() == 3
