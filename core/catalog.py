@@ -22,13 +22,13 @@ from core.tables import TABLES
 DEFAULT_CATALOG = Path(__file__).resolve().parents[1] / "data" / "lab.duckdb"
 RUNS_TABLE = """
 CREATE TABLE IF NOT EXISTS runs (
-    name VARCHAR PRIMARY KEY,  -- the run's name: the folder name, and the ``run`` column of its tables
+    name VARCHAR PRIMARY KEY,  -- the run's name, also the ``run`` column of its tables
     path VARCHAR NOT NULL,     -- absolute path of the run folder
     created TIMESTAMP,         -- when the run was started
     games BIGINT,              -- games in finished chunks
-    players INTEGER,           -- seats per game (NULL: imported games of several sizes)
-    setup VARCHAR,
-    bots VARCHAR,              -- one name per seat, comma-separated
+    players INTEGER,           -- seats per game (NULL for imported games: see their games rows)
+    setup VARCHAR,             -- (NULL for imported games)
+    bots VARCHAR,              -- one name per seat, comma-separated (NULL for imported games)
     seed BIGINT,               -- the run's seed (NULL for imported games)
     status VARCHAR,            -- complete, partial (interrupted: resume it) or imported
     chunks INTEGER             -- finished chunks
@@ -65,8 +65,8 @@ def register_run(folder, status: str, catalog=DEFAULT_CATALOG) -> dict:
     with connect(catalog) as con:
         clash = con.execute("SELECT path FROM runs WHERE name = ? AND path <> ?", [row["name"], row["path"]]).fetchone()
         if clash:
-            raise CatalogError(f"the catalogue already has a run named {row['name']!r} at {clash[0]}; "
-                                    f"give this run another folder name")
+            raise CatalogError(f"the catalogue already has a run named {row['name']!r} at {clash[0]}; give this "
+                               f"run another name (the --out folder's name; --run for an import)")
         con.execute("DELETE FROM runs WHERE name = ?", [row["name"]])
         con.execute(f"INSERT INTO runs ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})", list(row.values()))
         _create_views(con)
@@ -92,11 +92,11 @@ def _run_row(folder: Path, status: str) -> dict:
     if params is None:
         raise runstore.RunError(f"{folder}: no run.json: not a run folder")
     done = runstore.markers(folder)
-    players = params.get("players")
-    return {"name": params.get("name", folder.name), "path": str(folder), "created": datetime.fromisoformat(params["created"]),
-            "games": sum(m["games"] for m in done.values()), "players": players if isinstance(players, int) else None,
-            "setup": params.get("setup"), "bots": ",".join(params.get("bots") or []) or None,
-            "seed": params.get("seed"), "status": status, "chunks": len(done)}
+    return {"name": params.get("name", folder.name), "path": str(folder),
+            "created": datetime.fromisoformat(params["created"]), "games": sum(m["count"] for m in done.values()),
+            "players": params.get("players"), "setup": params.get("setup"),
+            "bots": ",".join(params.get("bots") or []) or None, "seed": params.get("seed"), "status": status,
+            "chunks": len(done)}
 
 
 def _views_exist(con) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 from pathlib import Path
@@ -94,7 +95,7 @@ def _add_batch_commands(sub) -> None:
     sim.add_argument("--workers", type=_positive, default=_default_workers(),
                      help="worker processes of the local Dask cluster; 1 plays in this process (default: cores)")
     sim.add_argument("--out", required=True, metavar="runs/NAME", help="the run folder; its name names the run")
-    sim.add_argument("--chunk-size", type=_positive, default=200, help="games per chunk (default 200)")
+    sim.add_argument("--chunk-size", type=_positive, help="games per chunk (default 200)")
     sim.add_argument("--scheduler", metavar="ADDRESS",
                      help="use the Dask cluster at ADDRESS (its workers must see --out at the same path)")
     sim.add_argument("--catalog", default=None, metavar="PATH", help="catalogue file (default data/lab.duckdb)")
@@ -300,8 +301,6 @@ def _setups_show(args) -> int:
 # ----- batch runs and the catalogue (pandas, DuckDB and Dask are loaded only here) -----
 
 def _default_workers() -> int:
-    import os
-
     return os.cpu_count() or 1
 
 
@@ -312,13 +311,14 @@ def _catalog(args):
 
 
 def _simulate(args) -> int:
-    from core.simulate import simulate
+    from core.simulate import DEFAULT_CHUNK_SIZE, simulate
 
     config = load_setup(args.setup, args.players)
     names = _bot_names(args.bots, config["players"])
     try:
         result = simulate(args.out, args.games, args.players, args.setup, names, args.seed, workers=args.workers,
-                          chunk_size=args.chunk_size, scheduler=args.scheduler, catalog=_catalog(args))
+                          chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE, scheduler=args.scheduler,
+                          catalog=_catalog(args))
     except KeyboardInterrupt:
         print(f"imperial: interrupted: the finished chunks in {args.out} are kept; run the same command again "
               f"to play the rest", file=sys.stderr)

@@ -10,7 +10,6 @@ folder, so importing more logs later adds to the run; a log whose content is alr
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime, timezone
 from pathlib import Path
 
 from core import runstore
@@ -62,10 +61,7 @@ def import_logs(paths: list, run: str, out=None, catalog=None, chunk_size: int =
 def _claim(folder: Path, run: str) -> None:
     saved = runstore.read_run(folder)
     if saved is None:
-        if folder.is_dir() and any(folder.iterdir()):
-            raise RunError(f"{folder}: the folder is not empty and holds no run.json; choose a new --out")
-        stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
-        runstore.write_json(folder / runstore.RUN_FILE, {"kind": "import", "name": run, "created": stamp})
+        runstore.create_run(folder, {"kind": "import", "name": run})
     elif saved.get("kind") != "import":
         raise RunError(f"{folder}: holds a run of kind {saved.get('kind')!r}; imported games go into a run of their "
                        f"own (choose another --run or --out)")
@@ -86,6 +82,6 @@ def _record(path: Path, run: str, game_id: int) -> dict:
 def _write(folder: Path, chunk: int, games: list[dict], logs: list[dict]) -> None:
     tables = frames(merge_rows(games))
     first = logs[0]["game_id"]
-    marker = {"first": first, "count": len(logs), "games": len(logs), "failed": 0, "logs": logs,
+    marker = {"first": first, "count": len(logs), "failed": 0, "logs": logs,
               "rows": {name: len(df) for name, df in tables.items()}}
     runstore.write_chunk(folder, chunk, tables, marker)

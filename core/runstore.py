@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pyarrow as pa
@@ -36,38 +37,55 @@ def chunk_name(chunk: int) -> str:
 
 # ----- writing -----
 
+def create_run(folder: Path, params: dict) -> None:
+    """Start a run in ``folder`` (new or empty): its run.json, with the time it was created."""
+    if folder.is_dir() and any(folder.iterdir()):
+        raise RunError(f"{folder}: the folder is not empty and holds no run.json; choose a new --out")
+    stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    write_json(folder / RUN_FILE, {**params, "created": stamp})
+
+
 def write_chunk(folder: Path, chunk: int, frames: dict, marker: dict) -> None:
     """Write every table of one chunk, then its marker (``marker`` is stored in it)."""
     name = chunk_name(chunk)
     for table, frame in frames.items():
-        target = folder / table / f"{name}.parquet"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        _replace_into(target, lambda tmp, frame=frame: pq.write_table(pa.Table.from_pandas(frame, preserve_index=False),
-                                                                       tmp))
+        write_parquet(folder / table / f"{name}.parquet", frame)
     write_json(folder / DONE_DIR / f"{name}.json", {"chunk": chunk, **marker})
+
+
+def write_parquet(path: Path, frame) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    _replace_into(path, lambda file: pq.write_table(table, file))
 
 
 def write_json(path: Path, doc: dict) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    _replace_into(path, lambda tmp: Path(tmp).write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8"))
+    _replace_into(path, lambda file: file.write((json.dumps(doc, indent=2) + "\n").encode("utf-8")))
 
 
 def _replace_into(target: Path, write) -> None:
-    """``write(tmp)`` then rename over ``target``; the pid keeps two writers' temporaries apart."""
+    """``write(file)`` into a temporary file, then rename it over ``target``.
+
+    The data is synced before the rename, so even a machine crash cannot leave a marker whose
+    files are empty; the pid keeps the temporaries of two writers apart.
+    """
     tmp = target.with_name(f"{TEMP_MARK}{os.getpid()}-{target.name}")
     try:
-        write(str(tmp))
+        with open(tmp, "wb") as file:
+            write(file)
+            file.flush()
+            os.fsync(file.fileno())
         os.replace(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)
 
 
-def remove_temporaries(folder: Path) -> int:
-    """Delete what interrupted writers left behind; returns how many files went."""
-    stale = [path for path in folder.rglob(f"{TEMP_MARK}*") if path.is_file()]
-    for path in stale:
-        path.unlink(missing_ok=True)
-    return len(stale)
+def remove_temporaries(folder: Path) -> None:
+    """Delete what interrupted writers left behind."""
+    for path in folder.rglob(f"{TEMP_MARK}*"):
+        if path.is_file():
+            path.unlink(missing_ok=True)
 
 
 # ----- reading -----

@@ -10,9 +10,11 @@ size, the number of workers nor the order chunks finish in changes a table, and
 from __future__ import annotations
 
 import hashlib
+import logging
+import signal
 import sys
+import threading
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
 from core import runstore
@@ -22,7 +24,8 @@ from core.setups import load_setup
 from core.tables import frames, merge_rows, record_game
 
 DEFAULT_CHUNK_SIZE = 200
-RUN_KEYS = ("games", "players", "setup", "bots", "seed", "chunk_size", "config")
+# A renamed folder changes "name", and with it the run column: the old chunks would disagree.
+RUN_KEYS = ("name", "games", "players", "setup", "bots", "seed", "chunk_size", "config")
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -45,18 +48,19 @@ def simulate(out, games: int, players: int | None, setup: str, bots: list[str], 
     for name in set(bots):
         make_bot(name)  # an unknown name fails here, not in every game
     folder = Path(out).resolve()
-    params = {"kind": "simulate", "name": folder.name, "games": games, "players": config["players"], "setup": setup, "bots": bots,
-              "seed": seed, "chunk_size": chunk_size, "config": config}
+    params = {"kind": "simulate", "name": folder.name, "games": games, "players": config["players"], "setup": setup,
+              "bots": bots, "seed": seed, "chunk_size": chunk_size, "config": config}
     _claim(folder, params)
     runstore.remove_temporaries(folder)
     done = runstore.markers(folder)
     todo = [task for task in _tasks(folder, params) if task["chunk"] not in done]
     start = time.perf_counter()
-    bar = _progress_bar(games, sum(marker["games"] for marker in done.values()), progress)
+    bar = _progress_bar(games, sum(marker["count"] for marker in done.values()), progress)
     status = "partial"
     try:
         run = _run_in_process if workers == 1 and scheduler is None else _run_on_dask
-        run(todo, lambda marker: bar.update(marker["games"]), workers, scheduler)
+        if todo:
+            run(todo, lambda marker: bar.update(marker["count"]), workers, scheduler)
         status = "complete"
     finally:
         bar.close()
@@ -74,7 +78,7 @@ def summarize(folder: Path) -> dict:
     for marker in done:
         for table, n in marker["rows"].items():
             rows[table] = rows.get(table, 0) + n
-    return {"games": sum(m["games"] for m in done), "failed": sum(m["failed"] for m in done),
+    return {"games": sum(m["count"] for m in done), "failed": sum(m["failed"] for m in done),
             "chunks": len(done), "rows": rows}
 
 
@@ -82,10 +86,7 @@ def _claim(folder: Path, params: dict) -> None:
     """Write run.json for a new run; for an existing one, insist on the same parameters."""
     saved = runstore.read_run(folder)
     if saved is None:
-        if folder.is_dir() and any(folder.iterdir()):
-            raise RunError(f"{folder}: the folder is not empty and holds no run.json; choose a new --out")
-        stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
-        runstore.write_json(folder / runstore.RUN_FILE, {**params, "created": stamp})
+        runstore.create_run(folder, params)
         return
     if saved.get("kind") != "simulate":
         raise RunError(f"{folder}: holds a run of kind {saved.get('kind')!r}, not a simulation; choose a new --out")
@@ -114,13 +115,13 @@ def run_chunk(task: dict) -> dict:
         bots = [make_bot(name, seed * 100 + p) for p, name in enumerate(names)]
         games.append(record_game(task["config"], bots, names, seed, task["run"], k, task["setup"]))
     tables = frames(merge_rows(games))
-    marker = {"first": task["first"], "count": task["count"], "games": task["count"],
-              "failed": failed_games(tables["games"]), "rows": {name: len(df) for name, df in tables.items()}}
+    marker = {"first": task["first"], "count": task["count"], "failed": _failed(tables["games"]),
+              "rows": {name: len(df) for name, df in tables.items()}}
     runstore.write_chunk(Path(task["out"]), task["chunk"], tables, marker)
     return marker
 
 
-def failed_games(games_frame) -> int:
+def _failed(games_frame) -> int:
     return int((games_frame["status"] == "failed").sum())
 
 
@@ -135,12 +136,9 @@ def _run_on_dask(tasks: list[dict], on_done, workers: int, scheduler: str | None
     A worker that dies has its chunk rerun elsewhere by Dask; a chunk's files are replaced whole,
     so a rerun can never leave a mix of two attempts.
     """
-    from dask.distributed import Client, LocalCluster, as_completed
+    from dask.distributed import Client, as_completed
 
-    cluster = None
-    if scheduler is None:
-        # One thread per process: the engine is pure Python, threads would only fight over the GIL.
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    cluster = None if scheduler is not None else _local_cluster(workers)
     client = Client(scheduler or cluster)
     try:
         for future in as_completed(client.map(run_chunk, tasks, pure=False)):
@@ -149,6 +147,30 @@ def _run_on_dask(tasks: list[dict], on_done, workers: int, scheduler: str | None
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _local_cluster(workers: int):
+    """A LocalCluster whose worker processes ignore Ctrl-C.
+
+    Ctrl-C reaches every process of the terminal's group. Worker processes inherit an ignored
+    SIGINT (it survives exec), so they do not die mid-chunk with tracebacks: the client handles
+    the KeyboardInterrupt and closes the cluster. One thread per process: the engine is pure
+    Python, threads would only fight over the GIL.
+    """
+    from dask.distributed import LocalCluster
+
+    def start():
+        # Workers log only errors: a chunk cancelled by Ctrl-C is not one.
+        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                    silence_logs=logging.ERROR)
+
+    if threading.current_thread() is not threading.main_thread():  # only the main thread may set handlers
+        return start()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return start()
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _progress_bar(total: int, initial: int, enabled: bool):

@@ -53,8 +53,9 @@ TABLES: dict[str, list[tuple[str, str, str]]] = {
         ("status", "category", "`finished` (the game ended, §10), `unfinished` (a log that stops before the end: "
                                "scores and winners as if it ended there), `failed` (an error stopped it)"),
         ("error", "string", "failed games: the exception, `Type: message (at file:line)`"),
-        ("log", "string", "failed games: the move log (JSON Lines, README \"Game records\") of the actions "
-                          "before the error; null if the game could not even be set up"),
+        ("log", "string", "the game's move log (JSON Lines, README \"Game records\"), so any game can be "
+                          "replayed and explored; for a failed game the actions before the error, null if it "
+                          "could not even be set up"),
     ],
     "nation_turns": KEY + [
         ("turn", "int16", "nation turn number, from 1"),
@@ -63,7 +64,8 @@ TABLES: dict[str, list[tuple[str, str, str]]] = {
         ("government", "int8", "seat governing the nation during the turn"),
         ("rondel_from", "category", "rondel space before the move; null on the nation's first turn"),
         ("rondel_to", "category", "rondel space the government chose (§6)"),
-        ("space", "category", "rondel space whose action was performed: `investor` after a veto (§8), else `rondel_to`"),
+        ("space", "category", "rondel space whose action was performed: `investor` after a veto (§8), "
+                              "else `rondel_to`"),
         ("vetoed", "bool", "a Swiss bank vetoed the move (§8)"),
         ("government_paid", "int16", "money the government paid from its own cash in the turn: rondel cost, "
                                      "top-ups, interest the treasury could not pay (not bond purchases)"),
@@ -188,7 +190,7 @@ class GameRecorder:
         self.state = state
         figures = (NATIONS[state.end_nation] if state.is_terminal() else None, state.winners(), scores(state),
                    *state.pp)
-        self._game_row("finished" if state.is_terminal() else "unfinished", figures, None, None)
+        self._game_row("finished" if state.is_terminal() else "unfinished", figures, None, self._log())
 
     def fail(self, state, error: str) -> None:
         """The game stopped on an error: its state may be half-changed, so no figures are read from it."""

@@ -52,7 +52,8 @@ def main() -> None:
         small = {**common, "chunk_size": max(1, args.small // 20)}
         one = _timed(lambda: simulate(root / "small-1", args.small, workers=1, **small))
         two = _timed(lambda: simulate(root / "small-2", args.small, workers=2, **small))
-        print(f"speed-up on {args.small} games in chunks of {small['chunk_size']}: 1 worker {one:.1f} s ({args.small / one:.1f} games/s), "
+        print(f"speed-up on {args.small} games in chunks of {small['chunk_size']}: "
+              f"1 worker {one:.1f} s ({args.small / one:.1f} games/s), "
               f"2 workers {two:.1f} s ({args.small / two:.1f} games/s, Dask start-up included): x{one / two:.2f}")
         folder = root / "full"
         wall = _timed(lambda: simulate(folder, args.games, workers=2, **common))

@@ -305,7 +305,7 @@ def test_7_4_5_removed_hostile_army_no_longer_occupies():
     act(s, "end maneuver")
     t = turn_of(s, "IN")
     events = act(t, "rondel production_1")
-    assert sorted(e["region"] for e in kinds(events, "unit_built")) == ["new_delhi", "mumbai"]
+    assert sorted(e["region"] for e in kinds(events, "unit_built")) == ["mumbai", "new_delhi"]
 
 
 def test_7_4_2_rail_passage_is_no_arrival():

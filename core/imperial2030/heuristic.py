@@ -68,6 +68,8 @@ class Weights:
       pp_drive     a power point of a governed nation, on top of its bonds' share of it
       factory      a new factory at the start of the game (scaled down as the game advances)
       move_cost    multiplier on the fee of a rondel move of 4-6 spaces (paid from cash)
+      lookahead    weight of the best free move from the destination at the next turn (a short
+                   move now that sets up a good one next is often better than paying for it)
       gift         1m of interest paid to other players (it raises their scores)
       win          ending the game: +win if it then wins, -win if not
     Bonds and governments:
@@ -99,6 +101,7 @@ class Weights:
     pp_drive: float = 0.4
     factory: float = 6.0
     move_cost: float = 1.0
+    lookahead: float = 0.5
     gift: float = 0.3
     win: float = 50.0
     typical_share: float = 0.55
@@ -308,6 +311,8 @@ class HeuristicBot:
         t = _tables(state.board)
         gain, _ = _region_values(state, t, n, v, w)
         values = self.space_values(state, t, n, v, gain)
+        # next turn's best free move (1-3 spaces) from each space, valued as if the position stood still
+        then = [w.lookahead * max(values[(s + 1) % 8], values[(s + 2) % 8], values[(s + 3) % 8]) for s in range(8)]
         cur, pf = state.rondel[n], state.pf(n)
         card = 2.0 if state.card == me else 0.0  # the investor card's 2m after Investor or a pass over it
         scores = []
@@ -315,11 +320,11 @@ class HeuristicBot:
             if a[0] == TOPUP:  # only ever topped up for a factory, at the factory decision
                 scores.append(-1e9)
             elif cur < 0:  # first placement: free, passes nothing
-                scores.append(values[a[1]])
+                scores.append(values[a[1]] + then[a[1]])
             else:
                 d = (a[1] - cur) % 8
                 fee = 0 if d <= 3 else (d - 3) * (1 + pf)  # §6
-                scores.append(values[a[1]] - w.move_cost * fee + card * _VISITS_INVESTOR[cur][d])
+                scores.append(values[a[1]] + then[a[1]] - w.move_cost * fee + card * _VISITS_INVESTOR[cur][d])
         return self.pick(legal, scores)
 
     def space_values(self, state, t: _Tables, n: int, v: _View, gain: list[float]) -> list[float]:

@@ -127,7 +127,9 @@ def start(state, config) -> None:
             deal = (DEAL, tuple(NATIONS.index(c) for c in config.deal))
             if deal not in state.legal_actions():
                 raise SetupError(f"deal {config.deal}: {state.explain_deal(deal)[1]}")
+            paid = state.events  # apply_action starts a fresh event list: keep the starting cash
             state.apply_action(deal)
+            state.events = paid + state.events
     elif config.setup == "variant":
         for p in range(np_):
             state.pay(BANK, player_ref(p), b.variant_cash[np_], "starting cash", "§4.3")

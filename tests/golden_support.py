@@ -1,0 +1,247 @@
+"""Golden files (STYLE.md (c)1-2): the fixed positions and games, and how they are written.
+
+Shared by ``tests/test_golden.py`` (checks) and ``scripts/regen_golden.py`` (writes):
+
+* ``tests/golden/perft.json``: position documents with their legal-action counts at depth 1 and 2
+  (depth 2 = the legal actions summed over every child of a depth-1 action; at a chance node the
+  chance outcomes count as actions).
+* ``tests/golden/transcripts/*.txt``: seeded random games, one line per step:
+  ``step | player | decision | legal N | action text | event kinds``, then a closing line with
+  the length, scores and winners.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from core.bots import RandomBot
+from core.interface import make_game
+from core.play import play_game
+from tests.builders import act, position
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+PERFT_FILE = GOLDEN / "perft.json"
+TRANSCRIPTS = GOLDEN / "transcripts"
+DEPTH = 2
+
+
+# ----- perft -----
+
+def perft(state, depth: int) -> int:
+    """Number of legal action sequences of length ``depth`` from ``state`` (python-chess perft)."""
+    actions = state.legal_actions()
+    if depth <= 1:
+        return len(actions)
+    total = 0
+    for a in actions:
+        child = state.clone()
+        child.apply_action(a)
+        total += perft(child, depth - 1)
+    return total
+
+
+def divide(state, depth: int) -> dict[str, int]:
+    """perft(depth - 1) below each first action, keyed by its text: where a count goes wrong."""
+    out = {}
+    for a in state.legal_actions():
+        child = state.clone()
+        child.apply_action(a)
+        out[state.action_to_string(a)] = perft(child, depth - 1) if depth > 1 else 1
+    return out
+
+
+def load_position(doc: dict):
+    return make_game(doc["config"]).state_from_json(doc)
+
+
+def _random_until(config: dict, seed: int, stop) -> object:
+    """Play a seeded random game until ``stop(state)`` holds; that state."""
+    game = make_game(config)
+    state = game.new_initial_state()
+    bots = [RandomBot(seed * 10 + p) for p in range(game.num_players)]
+    chance = random.Random(seed)
+    while not stop(state):
+        assert not state.is_terminal(), f"seed {seed}: the game ended before the wanted position"
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            action = chance.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+        else:
+            action = bots[state.current_player()].decide(state, state.legal_actions())
+        state.apply_action(action)
+    return state
+
+
+def _maneuver(active: str, units, govs: dict, players: int = 3, flags=None, treasury=None):
+    """Start of ``active``'s turn on production_1, then the free step to maneuver_1."""
+    nations = {}
+    for code in set(govs) | set(flags or {}):
+        nd = {"rondel": "production_1" if code == active else "factory"}
+        if code in govs:
+            nd["government"] = govs[code]
+        if flags and code in flags:
+            nd["flags"] = list(flags[code])
+        if treasury and code in treasury:
+            nd["treasury"] = treasury[code]
+        nations[code] = nd
+    s = position(players=players, units=units, nation=active, nations=nations)
+    act(s, "rondel maneuver_1")
+    assert s.decision_name() == "maneuver"
+    return s
+
+
+def perft_positions() -> list[tuple[str, str, object]]:
+    """(name, description, state) of every perft position, built from the rules' scenarios."""
+    out = []
+
+    def add(name, description, state):
+        out.append((name, description, state))
+
+    add("deal_4p", "§4.2 standard setup, 4 players: the chance node of the flag-card deal",
+        make_game({"players": 4}).new_initial_state())
+    add("deal_2p", "§4.2 standard setup, 2 players: CN and RU dealt, each bringing two more cards",
+        make_game({"players": 2}).new_initial_state())
+    add("variant_first_pick_3p", "§4.3 experienced-players variant, 3 players: the first RU pick",
+        make_game({"players": 3, "setup": "variant"}).new_initial_state())
+    add("variant_mid_pick_5p", "§4.3 variant, 5 players, after 12 random picks (IN picks in progress)",
+        _random_until({"players": 5, "setup": "variant"}, 5, lambda s: s.variant_step >= 12))
+    add("turn_start_t1", "T1: CN (11 PP) on investor, government cash 10: rondel costs 0/3/6/9, top-ups",
+        position(players=3, cash=[10, 10, 10], nation="CN", bonds={0: ["CN 4"]},
+                 nations={"CN": {"government": 0, "rondel": "investor", "power_points": 11, "treasury": 4}}))
+
+    s = position(players=3, cash=[4, 10, 10], nation="EU", bonds={0: ["EU 4"]},
+                 nations={"EU": {"government": 0, "rondel": "taxation", "treasury": 3}})
+    act(s, "rondel factory")
+    add("factory_t2_topup", "T2 variant: EU treasury 3, government cash 4: build only after a top-up", s)
+
+    s = position(players=3, cash=[0, 10, 10], nation="CN", bonds={0: ["CN 4"]},
+                 nations={"CN": {"government": 0, "rondel": "investor", "treasury": 5}},
+                 units=["RU army urumqi hostile"])
+    act(s, "rondel import")
+    add("import_t4", "T4: CN imports with treasury 5; urumqi occupied by a hostile RU army", s)
+
+    add("maneuver_t7_convoy", "T7: RU armies x2 in vladivostok, fleets x2 sea_of_japan, x1 china_sea",
+        _maneuver("RU", ["RU army vladivostok x2", "RU fleet sea_of_japan x2", "RU fleet china_sea"], {"RU": 0}))
+    add("maneuver_t10_suez", "T10: US flag in north_africa (Suez); EU fleets, army paris; IN shipyard mumbai",
+        _maneuver("EU", ["EU fleet mediterranean_sea", "EU fleet rome", "EU army paris"],
+                  {"EU": 0, "US": 1, "IN": 2}, flags={"US": ["north_africa"]}))
+    add("maneuver_t6_battles", "T6: EU fleet north_atlantic; BR and US fleets in caribbean_sea; "
+        "US flag in colombia (Panama); stationary battles in the mediterranean and berlin",
+        _maneuver("EU", ["EU fleet north_atlantic", "BR fleet caribbean_sea", "US fleet caribbean_sea",
+                         "EU fleet mediterranean_sea", "IN fleet mediterranean_sea", "EU army berlin x3",
+                         "RU army moscow", "IN army berlin hostile"],
+                  {"EU": 0, "BR": 1, "US": 2, "RU": 1, "IN": 2}, flags={"US": ["colombia"]}))
+
+    s = position(players=3, cash=[4, 10, 3], nation="CN", investor_card=0,
+                 bonds={0: ["CN 2"], 1: ["CN 4", "EU 1"], 2: ["RU 3"]},
+                 nations={"CN": {"government": 1, "rondel": "production_1", "treasury": 20},
+                          "RU": {"government": 2, "rondel": "factory"}, "EU": {"government": 1}})
+    act(s, "rondel investor")
+    add("investor_t12", "T12: CN lands on investor; card holder A (CN 2, cash 4 + 2 interest + 2) may buy or "
+        "upgrade", s)
+    add("midgame_maneuver_4p", "a 4-player seeded random game, first maneuver with at least 8 actions after "
+        "150 steps", _random_until({"players": 4}, 11, _rich_maneuver()))
+    return out
+
+
+def _rich_maneuver():
+    steps = [0]
+
+    def stop(state) -> bool:
+        steps[0] += 1
+        return steps[0] > 150 and state.decision_name() == "maneuver" and len(state.legal_actions()) >= 8
+    return stop
+
+
+def read_perft() -> list[dict]:
+    return json.loads(PERFT_FILE.read_text(encoding="utf-8"))["positions"]
+
+
+def perft_entries() -> list[dict]:
+    """The perft golden entries as they are now (what regen writes)."""
+    entries = []
+    for name, description, state in perft_positions():
+        counts = [perft(state, d) for d in range(1, DEPTH + 1)]
+        entries.append({"name": name, "description": description, "decision": state.decision_name(),
+                        "counts": counts, "position": state.to_json()})
+    return entries
+
+
+# ----- transcripts -----
+
+GAMES = (  # (file stem, config, seed)
+    ("random_2p_standard", {"game": "imperial2030", "players": 2, "setup": "standard"}, 2030),
+    ("random_4p_variant", {"game": "imperial2030", "players": 4, "setup": "variant"}, 4030),
+    ("random_6p_standard", {"game": "imperial2030", "players": 6, "setup": "standard"}, 6030),
+)
+
+
+def _kinds(events) -> str:
+    """Event kinds in order, runs of one kind written ``kind*n``."""
+    out: list[list] = []
+    for e in events:
+        if out and out[-1][0] == e.kind:
+            out[-1][1] += 1
+        else:
+            out.append([e.kind, 1])
+    return " ".join(k if n == 1 else f"{k}*{n}" for k, n in out) or "-"
+
+
+def step_line(step: int, state, action) -> tuple[str, list]:
+    """The transcript line of applying ``action`` at ``state`` (which it changes), and its events."""
+    player = state.current_player()
+    decision = state.decision_name()
+    legal = len(state.legal_actions())
+    text = state.action_to_string(action)
+    events = state.apply_action(action)
+    return f"{step} | {player} | {decision} | legal {legal} | {text} | {_kinds(events)}", events
+
+
+def end_line(state) -> str:
+    return (f"end | nation_turns {state.nation_turns} | round {state.round} | scores "
+            f"{[int(x) for x in state.returns()]} | winners {state.winners()}")
+
+
+def header_lines(config: dict, seed: int) -> list[str]:
+    return ["# Imperial 2030 golden transcript: a seeded random game, one line per step.",
+            "# Regenerate with: .venv/bin/python scripts/regen_golden.py",
+            "# step | deciding player (-1 chance) | decision | legal action count | action | event kinds",
+            f"# config: {json.dumps(config, sort_keys=True)}",
+            f"# seed: {seed} (chance: random.Random(seed); seat p: RandomBot(seed * 10 + p))"]
+
+
+def record_transcript(config: dict, seed: int) -> list[str]:
+    """Play the seeded game and write it out."""
+    lines = header_lines(config, seed)
+    game = make_game(config)
+    bots = [RandomBot(seed * 10 + p) for p in range(game.num_players)]
+    played = play_game(config, bots, seed)
+    state = game.new_initial_state()
+    for k, (_, action) in enumerate(played.actions, 1):
+        lines.append(step_line(k, state, action)[0])
+    lines.append(end_line(state))
+    return lines
+
+
+def replay_transcript(lines: list[str]) -> list[str]:
+    """Re-derive every line of a transcript from the actions it names (the check of a golden file)."""
+    config = json.loads(next(x for x in lines if x.startswith("# config: "))[len("# config: "):])
+    out = [x for x in lines if x.startswith("#")]
+    state = make_game(config).new_initial_state()
+    for line in lines:
+        if line.startswith("#") or line.startswith("end |"):
+            continue
+        step, _, _, _, text, _ = line.split(" | ")
+        if state.is_terminal():
+            out.append(f"{step} | the game is already over")
+            break
+        try:
+            action = state.string_to_action(text)
+            out.append(step_line(int(step), state, action)[0])
+        except ValueError as exc:
+            out.append(f"{step} | {text!r} cannot be applied: {exc}")
+            break
+    else:
+        out.append(end_line(state))
+    return out
