@@ -612,6 +612,7 @@ def test_t10_refused_convoy():
     act(s, move, "deny")
     assert count(s, "EU", "army", "paris") == 1 and s.convoyed == {}
     assert move not in legal_texts(s)
+    assert move.replace("as hostile", "as friendly") not in legal_texts(s)  # the crossing itself was refused
     assert_illegal(s, move, "§7.4.3")
     act(s, "move army paris -> near_east via mediterranean_sea")
     assert count(s, "EU", "army", "near_east") == 1

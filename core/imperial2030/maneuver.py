@@ -313,7 +313,10 @@ class ManeuverRules:
         self.emit("canal", "§7.4.3", canal=self.board.canal_ids[k], controller=NATIONS[m],
                   nation=NATIONS[self.nation], allowed=bool(action[1]), action=self.action_to_string(self.move))
         if not action[1]:
-            self.denied = self.denied | {self.move}
+            refused = {self.move}
+            if self.move[0] == ARMY and self.move[5]:  # the crossing was refused, whatever the stance
+                refused |= {self.move[:5] + (stance,) for stance in BOTH_STANCES}
+            self.denied = self.denied | refused
             self.back_to_maneuver()
             return
         self.queue = self.queue[1:]
