@@ -1,0 +1,1 @@
+"""The Streamlit dashboard of the Imperial lab (``streamlit run dashboard/app.py``)."""

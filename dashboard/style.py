@@ -1,0 +1,18 @@
+"""Colours and labels shared by every page, chart and notebook, so a nation or a seat looks the
+same everywhere."""
+
+from core.imperial2030.board import NATIONS
+
+NATION_NAMES = {"RU": "Russia", "CN": "China", "IN": "India", "BR": "Brazil", "US": "United States", "EU": "Europe"}
+# Distinct under common colour blindness, close to the board's colours where that allows.
+NATION_COLOURS = {"RU": "#8c564b", "CN": "#d6b600", "IN": "#ff7f0e", "BR": "#2ca02c", "US": "#d62728", "EU": "#1f77b4"}
+PLAYER_COLOURS = ("#4c4c9d", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22", "#9467bd")
+SEA_COLOUR, LAND_COLOUR, BORDER_COLOUR = "#dbe9f6", "#f3efe4", "#9a9a9a"
+
+
+def player_label(seat: int) -> str:
+    return f"Player {chr(ord('A') + seat)}"
+
+
+def nation_order() -> list[str]:
+    return list(NATIONS)
