@@ -15,6 +15,7 @@ Runs go to a temporary folder (removed at the end) unless ``--out`` is given.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -77,9 +78,13 @@ def _arguments():
 
 
 def _timed(work) -> float:
+    """Wall seconds of ``work()``; the load average is printed too, as other processes skew the figures."""
     start = time.perf_counter()
     work()
-    return time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    print(f"  ({seconds:.1f} s; load average over the last minute: {os.getloadavg()[0]:.1f} on "
+          f"{os.cpu_count()} cores)")
+    return seconds
 
 
 def _sizes(folder: Path) -> None:

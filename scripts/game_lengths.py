@@ -24,8 +24,8 @@ from core.play import play_game  # noqa: E402
 
 def summary(values: list[int]) -> str:
     q = statistics.quantiles(values, n=20, method="inclusive") if len(values) > 1 else values * 19
-    return (f"n={len(values):4}  min {min(values):5}  p10 {q[1]:7.1f}  p25 {q[4]:7.1f}  median {statistics.median(values):7.1f}"
-            f"  p75 {q[14]:7.1f}  p90 {q[17]:7.1f}  max {max(values):5}  mean {statistics.fmean(values):7.1f}")
+    return (f"n={len(values):4}  min {min(values):5}  p10 {q[1]:7.1f}  p25 {q[4]:7.1f}"
+            f"  median {statistics.median(values):7.1f}  p75 {q[14]:7.1f}  p90 {q[17]:7.1f}  max {max(values):5}  mean {statistics.fmean(values):7.1f}")
 
 
 def main(games: int = 200, first: int = 0) -> None:

@@ -29,9 +29,9 @@ def read_run(folder: Path, table: str) -> pd.DataFrame:
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory) -> dict:
+def two_runs(tmp_path_factory) -> dict:
     """Two runs in one catalogue: standard and even_spread, 8 random four-player games each."""
-    root = tmp_path_factory.mktemp("lab")
+    root = tmp_path_factory.mktemp("catalog")
     catalog = root / "lab.duckdb"
     runs = {}
     for name, setup, seed in (("alpha", "standard", 1), ("beta", "even_spread", 2)):
@@ -41,42 +41,42 @@ def lab(tmp_path_factory) -> dict:
     return {"root": root, "catalog": catalog, "runs": runs}
 
 
-def both(lab, table: str) -> pd.DataFrame:
-    return pd.concat([read_run(folder, table) for folder in lab["runs"].values()], ignore_index=True)
+def both(two_runs, table: str) -> pd.DataFrame:
+    return pd.concat([read_run(folder, table) for folder in two_runs["runs"].values()], ignore_index=True)
 
 
 # ----- the runs table and the views -----
 
-def test_the_runs_table_describes_each_run(lab):
-    runs = list_runs(lab["catalog"]).set_index("name")
+def test_the_runs_table_describes_each_run(two_runs):
+    runs = list_runs(two_runs["catalog"]).set_index("name")
     assert sorted(runs.index) == ["alpha", "beta"]
     beta = runs.loc["beta"]
     assert (beta.games, beta.players, beta.setup, beta.bots, beta.seed, beta.status, beta.chunks) == \
            (8, 4, "even_spread", "random,random,random,random", 2, "complete", 2)
-    assert beta.path == str(lab["runs"]["beta"])
+    assert beta.path == str(two_runs["runs"]["beta"])
 
 
-def test_every_table_is_a_view_over_all_runs(lab):
+def test_every_table_is_a_view_over_all_runs(two_runs):
     for table in TABLES:
-        counts = query(f"SELECT run, count(*) AS n FROM {table} GROUP BY run ORDER BY run", lab["catalog"])
-        expected = both(lab, table).groupby("run", observed=True).size()
+        counts = query(f"SELECT run, count(*) AS n FROM {table} GROUP BY run ORDER BY run", two_runs["catalog"])
+        expected = both(two_runs, table).groupby("run", observed=True).size()
         assert counts.set_index("run")["n"].to_dict() == expected.to_dict()
 
 
-def test_win_rate_by_seat_matches_pandas(lab):
-    sql = query(WIN_RATE_BY_SEAT, lab["catalog"])
-    games = both(lab, "games")
+def test_win_rate_by_seat_matches_pandas(two_runs):
+    sql = query(WIN_RATE_BY_SEAT, two_runs["catalog"])
+    games = both(two_runs, "games")
     finished = games[games.status == "finished"]
     rates = [finished.winners.map(lambda w, seat=seat: seat in list(w)).mean() for seat in range(4)]
     assert sql.games.tolist() == [len(finished)] * 4
     assert sql.win_rate.tolist() == pytest.approx(rates)
 
 
-def test_nation_figures_match_pandas(lab):
+def test_nation_figures_match_pandas(two_runs):
     sql = query("""SELECT run, nation, count(*) AS turns, avg(treasury) AS treasury, max(power_points) AS pp,
                           sum(tax_revenue) AS revenue
-                   FROM nation_turns GROUP BY run, nation ORDER BY run, nation""", lab["catalog"])
-    frame = both(lab, "nation_turns")
+                   FROM nation_turns GROUP BY run, nation ORDER BY run, nation""", two_runs["catalog"])
+    frame = both(two_runs, "nation_turns")
     frame["nation"] = frame.nation.astype(str)
     grouped = frame.groupby(["run", "nation"], observed=True).agg(
         turns=("turn", "size"), treasury=("treasury", "mean"), pp=("power_points", "max"),
@@ -86,14 +86,14 @@ def test_nation_figures_match_pandas(lab):
     assert sql.treasury.tolist() == pytest.approx(grouped.treasury.astype(float).tolist())
 
 
-def test_events_and_players_match_pandas(lab):
-    sql = query("SELECT kind, count(*) AS n FROM events GROUP BY kind ORDER BY kind", lab["catalog"])
-    events = both(lab, "events")
+def test_events_and_players_match_pandas(two_runs):
+    sql = query("SELECT kind, count(*) AS n FROM events GROUP BY kind ORDER BY kind", two_runs["catalog"])
+    events = both(two_runs, "events")
     assert dict(zip(sql.kind, sql.n)) == events.kind.astype(str).value_counts().to_dict()
     final = query("""SELECT run, game_id, player, score FROM players
                      QUALIFY turn = max(turn) OVER (PARTITION BY run, game_id) ORDER BY run, game_id, player""",
-                  lab["catalog"])
-    games = both(lab, "games").sort_values(["run", "game_id"])
+                  two_runs["catalog"])
+    games = both(two_runs, "games").sort_values(["run", "game_id"])
     assert final.score.tolist() == [s for scores in games.scores for s in scores]
 
 
@@ -105,10 +105,10 @@ def test_a_catalogue_without_runs_has_empty_typed_views(tmp_path):
     assert list_runs(catalog).empty
 
 
-def test_registering_rebuilds_the_views_and_skips_vanished_runs(lab, tmp_path):
+def test_registering_rebuilds_the_views_and_skips_vanished_runs(two_runs, tmp_path):
     catalog = tmp_path / "lab.duckdb"
     copies = {}
-    for name, folder in lab["runs"].items():
+    for name, folder in two_runs["runs"].items():
         copies[name] = tmp_path / name
         shutil.copytree(folder, copies[name])
     register_run(copies["alpha"], "complete", catalog)
@@ -118,25 +118,25 @@ def test_registering_rebuilds_the_views_and_skips_vanished_runs(lab, tmp_path):
     assert query("SELECT DISTINCT run FROM games", catalog).run.tolist() == ["beta"]
 
 
-def test_one_name_cannot_stand_for_two_folders(lab, tmp_path):
+def test_one_name_cannot_stand_for_two_folders(two_runs, tmp_path):
     other = tmp_path / "alpha"
-    shutil.copytree(lab["runs"]["alpha"], other)
+    shutil.copytree(two_runs["runs"]["alpha"], other)
     with pytest.raises(CatalogError, match="already has a run named 'alpha'"):
-        register_run(other, "complete", lab["catalog"])
+        register_run(other, "complete", two_runs["catalog"])
 
 
-def test_bad_sql_is_a_catalog_error(lab, capsys):
+def test_bad_sql_is_a_catalog_error(two_runs, capsys):
     with pytest.raises(CatalogError, match="query: .*no_such_table"):
-        query("SELECT * FROM no_such_table", lab["catalog"])
-    assert main(["query", "SELECT nope", "--catalog", str(lab["catalog"])]) == 2
+        query("SELECT * FROM no_such_table", two_runs["catalog"])
+    assert main(["query", "SELECT nope", "--catalog", str(two_runs["catalog"])]) == 2
     assert capsys.readouterr().err.startswith("imperial: error: query:")
 
 
-def test_cli_runs_and_query(lab, capsys):
-    assert main(["runs", "--catalog", str(lab["catalog"])]) == 0
+def test_cli_runs_and_query(two_runs, capsys):
+    assert main(["runs", "--catalog", str(two_runs["catalog"])]) == 0
     out = capsys.readouterr().out
     assert "alpha" in out and "even_spread" in out
-    assert main(["query", WIN_RATE_BY_SEAT, "--csv", "--catalog", str(lab["catalog"])]) == 0
+    assert main(["query", WIN_RATE_BY_SEAT, "--csv", "--catalog", str(two_runs["catalog"])]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "seat,games,win_rate" and len(lines) == 5
 
@@ -194,13 +194,13 @@ def test_importing_again_adds_only_new_logs(logs, tmp_path):
     assert sorted(runstore.markers(tmp_path / "club")) == [0, 1]
 
 
-def test_import_refuses_a_simulation_folder(lab):
+def test_import_refuses_a_simulation_folder(two_runs):
     with pytest.raises(RunError, match="kind 'simulate'"):
-        import_logs([], "alpha", lab["runs"]["alpha"])
+        import_logs([], "alpha", two_runs["runs"]["alpha"])
 
 
-def test_empty_views_have_the_types_of_the_parquet_files(lab, tmp_path):
-    full = {table: query(f"DESCRIBE {table}", lab["catalog"]) for table in TABLES}
+def test_empty_views_have_the_types_of_the_parquet_files(two_runs, tmp_path):
+    full = {table: query(f"DESCRIBE {table}", two_runs["catalog"]) for table in TABLES}
     for table in TABLES:
         empty = query(f"DESCRIBE {table}", tmp_path / "empty.duckdb")
         assert empty.column_type.tolist() == full[table].column_type.tolist(), table

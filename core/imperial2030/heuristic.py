@@ -71,7 +71,8 @@ class Weights:
       lookahead    weight of the best free move from the destination at the next turn (a short
                    move now that sets up a good one next is often better than paying for it)
       gift         1m of interest paid to other players (it raises their scores)
-      win          ending the game: +win if it then wins, -win if not
+      win          ending the game: +win if it then wins, -win if not ...
+      patience     ... fading to nothing over this many nation turns (so self-play always ends)
     Bonds and governments:
       typical_share  share of the leader's remaining power-point growth an average nation is
                      expected to get (before the power points say more)
@@ -104,6 +105,7 @@ class Weights:
     lookahead: float = 0.5
     gift: float = 0.3
     win: float = 50.0
+    patience: float = 300.0
     typical_share: float = 0.55
     own_share: float = 0.9
     landings: float = 3.0
@@ -364,10 +366,15 @@ class HeuristicBot:
         treasury -= min(state.n_armies[n] + state.n_fleets[n], treasury)
         bonus = min(b.tax_bonus[revenue], treasury)
         gained = b.tax_pp[revenue]
-        if state.pp[n] + gained >= 25:
-            return w.win if _wins_if_ended(state, v.me, n, bonus) else -w.win
         value = bonus + self.funds(treasury - bonus) - self.funds(state.treasury[n])
-        return value + gained * (v.stake[n] / 5 + w.pp_drive)
+        value += gained * (v.stake[n] / 5 + w.pp_drive)
+        if state.pp[n] + gained < 25:
+            return value
+        if _wins_if_ended(state, v.me, n, bonus):
+            return w.win
+        # it would lose: put the end off, but less and less, so that a game where every government
+        # would lose by ending it still ends
+        return value - w.win * max(0.0, 1 - state.nation_turns / w.patience)
 
     def investor_value(self, state, n: int, v: _View) -> float:
         """§7.5 step 1 from the government's seat: interest I receive, minus what the others are

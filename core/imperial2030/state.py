@@ -88,7 +88,9 @@ class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
         return not self.terminal and self.pending[1] == CHANCE
 
     def legal_actions(self) -> list:
-        """The legal actions in a stable order (the order of generation); empty when terminal."""
+        """The legal actions in a stable order (the order of generation); empty when terminal.
+
+        The list is cached and shared with clones: treat it as read-only."""
         if self._legal is None:
             self._legal = [] if self.terminal else self._generate()
         return self._legal
