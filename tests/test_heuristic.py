@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.bots import RandomBot, make_bot
-from core.imperial2030.actions import BUY, UPGRADE
+from core.imperial2030.actions import BUY, TOPUP, UPGRADE
 from core.imperial2030.board import NATIONS, load_board
 from core.imperial2030.heuristic import HeuristicBot, Weights
 from core.imperial2030.pending import P_DEAL, PENDING_NAMES
@@ -16,7 +16,8 @@ CONFIGS = [{"players": 4}, {"players": 4, "setup": "variant"}, {"players": 3, "u
 
 
 class Checked(HeuristicBot):
-    """Asserts every answer is one of the legal actions and notes the kinds of decision met."""
+    """Asserts every answer is legal, and that cash goes into a treasury only for a factory;
+    notes the kinds of decision met."""
 
     def __init__(self, seed, seen):
         super().__init__(seed)
@@ -25,8 +26,22 @@ class Checked(HeuristicBot):
     def decide(self, state, legal_actions):
         action = super().decide(state, legal_actions)
         assert action in legal_actions, (state.decision_name(), action)
+        assert action[0] != TOPUP or state.decision_name() == "factory", (state.decision_name(), action)
         self.seen.add(state.decision_name())
         return action
+
+
+class Consulting(RandomBot):
+    """Plays at random, but first asks the heuristic bot (for whoever decides) and checks its answer:
+    positions no heuristic player would reach."""
+
+    def __init__(self, seed, seen):
+        super().__init__(seed)
+        self.heuristic = Checked(seed, seen)
+
+    def decide(self, state, legal_actions):
+        self.heuristic.decide(state, legal_actions)
+        return super().decide(state, legal_actions)
 
 
 def flag_choice_state():
@@ -44,7 +59,7 @@ def test_only_legal_actions_in_every_kind_of_decision():
         for seed in range(2):
             players = config["players"]
             # heuristic seats among random ones: random play leads into rarer corners (vetoes, canals)
-            bots = [Checked(seed * 10 + p, seen) if (p + seed) % 2 == 0 else RandomBot(seed * 10 + p)
+            bots = [Checked(seed * 10 + p, seen) if (p + seed) % 2 == 0 else Consulting(seed * 10 + p, seen)
                     for p in range(players)]
             play_game({"game": "imperial2030", **config}, bots, seed=100 * k + seed, record=False)
     state = flag_choice_state()

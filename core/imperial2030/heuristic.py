@@ -11,11 +11,13 @@ How it judges, in short:
   *rivals*: hurting a rival (taking its flags, occupying or destroying its factories, killing its
   units) is welcome, hurting a nation it holds bonds in is not.
 * **Bonds** (Investor, variant picks). A bond is worth interest × (expected final power factor +
-  expected further interest payments), discounted; it buys the best one if that beats its cost by
-  a margin, plus the value of winning or defending a government. Otherwise it keeps the cash.
+  expected further interest payments), discounted; it buys the best one if that, plus the value of
+  winning or defending a government, beats its cost by a margin. Otherwise it keeps the cash. In
+  the variant's picks it keeps enough cash to lead some nation until it does.
 * **Rondel.** Each space gets the value of what it would yield now (taxation: bonus, power points,
   treasury; factory; production and import when units are short of targets; maneuver: flags in
-  reach; investor: interest it receives), minus the fee of a long move.
+  reach; investor: interest it receives), minus the fee of a long move, weighed well above its
+  face value. A taxation that would end the game counts as a win or a loss (§10).
 * **Maneuver.** Units move one at a time to the best-scoring region (a new flag, a rival's flag, a
   threatened or occupied own province, a rival's factory), else one step nearer to such a region;
   the maneuver ends when no move scores above zero. Battles only when they free its own
@@ -27,13 +29,13 @@ Per-board tables live in a module-level cache (``_tables``), built once.
 from __future__ import annotations
 
 import random
-from itertools import compress
 from dataclasses import asdict, dataclass
+from itertools import compress
 
-from core.imperial2030.actions import (ARMY, BATTLE, BUILD, BUY, CANAL, DEMAND, DESTROY, END, FIGHT, FLAG, FLEET,
-                                       FLEET_UNIT, FRIENDLY, HOSTILE, IMPORT, PASS, TOPUP, UPGRADE, VETO)
+from core.imperial2030.actions import (ARMY, BATTLE, BUILD, BUY, CANAL, DEMAND, DESTROY, END, FIGHT, FLEET, FLEET_UNIT,
+                                       FRIENDLY, HOSTILE, IMPORT, TOPUP, UPGRADE, VETO)
 from core.imperial2030.board import ARMAMENTS, HOME, INVESTOR, SEA, SHIPYARD
-from core.imperial2030.pending import (P_CANAL, P_DEAL, P_DEMAND, P_FACTORY, P_FIGHT, P_FLAG, P_IMPORT, P_INVEST,
+from core.imperial2030.pending import (P_CANAL, P_DEMAND, P_FACTORY, P_FIGHT, P_FLAG, P_IMPORT, P_INVEST,
                                        P_MANEUVER, P_PRODUCE, P_TURN, P_VARIANT, P_VETO)
 from core.imperial2030.turn import passes_investor
 
@@ -41,8 +43,6 @@ SPHERE = 3  # regions this many steps from home count when judging whether units
 # per start space and distance: does the move land on or pass over Investor (§6, §8)
 _VISITS_INVESTOR = tuple(tuple(d > 0 and ((cur + d) % 8 == INVESTOR or passes_investor(cur, d)) for d in range(8))
                          for cur in range(8))
-FACTORY, TAXATION = 0, 7
-PRODUCTION, MANEUVER, IMPORT_SPACE = (1, 5), (2, 6), 4
 
 
 @dataclass(frozen=True)
@@ -67,9 +67,9 @@ class Weights:
       treasury_cap ... up to this much; more would lie idle
       pp_drive     a power point of a governed nation, on top of its bonds' share of it
       factory      a new factory at the start of the game (scaled down as the game advances)
-      move_cost    multiplier on the fee of a rondel move of 4-6 spaces (paid from cash)
-      lookahead    weight of the best free move from the destination at the next turn (a short
-                   move now that sets up a good one next is often better than paying for it)
+      move_cost    multiplier on the fee of a rondel move of 4-6 spaces: the fee is lost score,
+                   and what it buys is mostly a turn's head start (a free move of 1-3 spaces
+                   usually sets up the same action next turn), so it is weighed well above 1
       gift         1m of interest paid to other players (it raises their scores)
       win          ending the game: +win if it then wins, -win if not ...
       patience     ... fading to nothing over this many nation turns (so self-play always ends)
@@ -82,6 +82,7 @@ class Weights:
       buy_margin   expected gain a bond transaction needs to beat keeping the cash
       control      becoming a nation's government (halved when it governs another already)
       defend       lifting its credit in a governed nation above every challenger's reach
+      reserve      cash (m) kept in the variant's picks, until it leads a nation, for a bond that would
     Swiss bank:
       veto_interest  vetoes a pass over Investor when it holds at least this interest in the nation
     """
@@ -100,9 +101,8 @@ class Weights:
     treasury: float = 0.3
     treasury_cap: float = 15.0
     pp_drive: float = 0.4
-    factory: float = 6.0
-    move_cost: float = 1.0
-    lookahead: float = 0.5
+    factory: float = 10.0
+    move_cost: float = 5.0
     gift: float = 0.3
     win: float = 50.0
     patience: float = 300.0
@@ -111,8 +111,9 @@ class Weights:
     landings: float = 3.0
     bond_trust: float = 0.8
     buy_margin: float = 1.0
-    control: float = 8.0
+    control: float = 16.0
     defend: float = 5.0
+    reserve: float = 9.0
     veto_interest: float = 1.0
 
 
@@ -147,6 +148,7 @@ class _Tables:
         self.dist_cache: dict = {}
 
     def within(self, sources, depth: int) -> list[int]:
+        """Regions at most ``depth`` steps (land borders and seas) from ``sources``."""
         seen, frontier = set(sources), list(sources)
         for _ in range(depth):
             frontier = [y for x in frontier for y in self.army_graph[x] if y not in seen and not seen.add(y)]
@@ -268,6 +270,7 @@ class HeuristicBot:
         return cls(seed, Weights(**params))
 
     def params(self) -> dict:
+        """The weights as a plain dict (``from_params`` takes it back)."""
         return asdict(self.w)
 
     def decide(self, state, legal_actions):
@@ -284,28 +287,35 @@ class HeuristicBot:
     # ----- bonds: Investor (§7.5) and the variant's picks (§4.3) -----
 
     def invest(self, state, legal):
-        me = state.pending[1]
-        per = _interest_worth(state, me, self.w)
-        control = _Control(state, me, self.w)
+        """The bond transaction worth most (or none): Investor, Swiss banks, the variant's picks."""
+        me, w = state.pending[1], self.w
+        per = _interest_worth(state, me, w)
+        control = _Control(state, me, w)
         cost = state.board.bond_cost
+        # the variant's picks: until it leads a nation, it keeps the cash to take the lead of a later one
+        saving = state.pending[0] == P_VARIANT and not control.leads and state.variant_chooser()[0] < 5
         scores = []
         for a in legal:
             t = a[0]
             if t == BUY:
                 n, k = a[1], a[2]
-                s = k * per[n] - cost[k - 1] + control.value(n, cost[k - 1])
+                paid, s = cost[k - 1], k * per[n]
             elif t == UPGRADE:
                 n, old, new = a[1], a[2], a[3]
-                extra = cost[new - 1] - cost[old - 1]
-                s = (new - old) * per[n] - extra + control.value(n, extra)
+                paid, s = cost[new - 1] - cost[old - 1], (new - old) * per[n]
             else:  # PASS: keep the cash (it is score)
-                s = self.w.buy_margin
-            scores.append(s)
+                scores.append(w.buy_margin)
+                continue
+            lead = control.value(n, paid)
+            if saving and not lead and state.cash[me] - paid < w.reserve:
+                s -= w.control
+            scores.append(s - paid + lead)
         return self.pick(legal, scores)
 
     # ----- the rondel (§6) -----
 
     def turn_start(self, state, legal):
+        """§6: the space worth most after the fee; never a top-up here."""
         n = state.nation
         me = state.pending[1]
         w = self.w
@@ -313,8 +323,6 @@ class HeuristicBot:
         t = _tables(state.board)
         gain, _ = _region_values(state, t, n, v, w)
         values = self.space_values(state, t, n, v, gain)
-        # next turn's best free move (1-3 spaces) from each space, valued as if the position stood still
-        then = [w.lookahead * max(values[(s + 1) % 8], values[(s + 2) % 8], values[(s + 3) % 8]) for s in range(8)]
         cur, pf = state.rondel[n], state.pf(n)
         card = 2.0 if state.card == me else 0.0  # the investor card's 2m after Investor or a pass over it
         scores = []
@@ -322,11 +330,11 @@ class HeuristicBot:
             if a[0] == TOPUP:  # only ever topped up for a factory, at the factory decision
                 scores.append(-1e9)
             elif cur < 0:  # first placement: free, passes nothing
-                scores.append(values[a[1]] + then[a[1]])
+                scores.append(values[a[1]])
             else:
                 d = (a[1] - cur) % 8
                 fee = 0 if d <= 3 else (d - 3) * (1 + pf)  # §6
-                scores.append(values[a[1]] + then[a[1]] - w.move_cost * fee + card * _VISITS_INVESTOR[cur][d])
+                scores.append(values[a[1]] - w.move_cost * fee + card * _VISITS_INVESTOR[cur][d])
         return self.pick(legal, scores)
 
     def space_values(self, state, t: _Tables, n: int, v: _View, gain: list[float]) -> list[float]:
@@ -401,13 +409,15 @@ class HeuristicBot:
     # ----- the rondel's actions (§7.1-7.3) -----
 
     def factory(self, state, legal):
+        """§7.1: build where units are short (armaments or shipyard), topping up only for this."""
         n, w = state.nation, self.w
         v = _View(state, state.pending[1], w)
         if self.factory_value(state, n, v) <= 0:
             return (BUILD, -1)
         fee = state.board.factory_cost
         if state.treasury[n] < fee:
-            return (TOPUP, fee - state.treasury[n])
+            topup = (TOPUP, fee - state.treasury[n])
+            return topup if topup in legal else (BUILD, -1)
         t = _tables(state.board)
         gain, _ = _region_values(state, t, n, v, w)
         need_a, need_f = _unit_need(state, t, n, gain)
@@ -441,6 +451,7 @@ class HeuristicBot:
     # ----- maneuver (§7.4) -----
 
     def maneuver(self, state, legal):
+        """§7.4: the best-scoring single move (fleets first), else a step towards a target, else end."""
         n, w = state.nation, self.w
         v = _View(state, state.pending[1], w)
         t = _tables(state.board)
@@ -493,7 +504,8 @@ class HeuristicBot:
         w = self.w
         best, acts = 0.0, []
         for a in legal:
-            if a[0] != typ:
+            # on the way, armies enter other nations' provinces as friendly (hostility is a target's business)
+            if a[0] != typ or (not fleets and a[5] == HOSTILE):
                 continue
             if fleets:
                 s = w.approach * (dist[a[1]] - dist[a[2]]) - loss[a[1]]
@@ -513,9 +525,10 @@ class HeuristicBot:
         value = w.rival_unit * -v.rel[other] - w.unit
         if b.kind[r] == HOME:
             removed = (my_stance == HOSTILE) + (other_stance == HOSTILE)
-            if removed and state.factory[r] and state.occ[r] == removed:
+            if removed and state.factory[r]:
                 x = b.home_nation[r]
-                value += w.liberate if v.rel[x] == 1.0 else w.occupy * v.rel[x]
+                freed = w.liberate if v.rel[x] == 1.0 else w.occupy * v.rel[x]
+                value += freed * removed / state.occ[r]  # each hostile army removed is a share of the way
             return value
         R = len(b.region_ids)
         before = after = -1
@@ -715,7 +728,7 @@ def _maneuver_yield(state, t: _Tables, n: int, gain: list[float]) -> float:
     return sum(sorted(found.values(), reverse=True)[:units])
 
 
-_DECIDERS = {
+_DECIDERS = {  # per pending decision (the deal, P_DEAL, is chance: never a bot's)
     P_VARIANT: HeuristicBot.invest,
     P_TURN: HeuristicBot.turn_start,
     P_VETO: HeuristicBot.veto,
@@ -729,4 +742,3 @@ _DECIDERS = {
     P_FLAG: HeuristicBot.flag,
     P_INVEST: HeuristicBot.invest,
 }
-assert P_DEAL not in _DECIDERS  # the deal is chance, never a bot's decision
