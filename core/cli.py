@@ -1,5 +1,5 @@
 """The ``imperial`` command: play, replay, legal, apply, bench (README "Command line"); setups,
-simulate, import, runs, query (README "Setups", "Batch runs", "Recorded games").
+simulate, import, runs, query (README "Setups", "Batch runs", "Recorded games"); dashboard.
 
 Every ImperialError (and an unreadable file) ends as one line on stderr and exit status 2.
 """
@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import random
+import subprocess
 import sys
 from pathlib import Path
 
@@ -28,9 +29,12 @@ INTERRUPTED_EXIT = 130  # the shell's code for a command stopped by Ctrl-C
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra and not getattr(args, "pass_on", False):  # only ``dashboard`` passes options on (to streamlit)
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:  # --help (0) or a usage error argparse has already reported (2)
         return int(exc.code or 0)
+    args.extra = extra
     try:
         return args.run(args)
     except (ImperialError, OSError) as exc:
@@ -75,6 +79,10 @@ def _parser() -> argparse.ArgumentParser:
     bench.set_defaults(run=_bench)
 
     _add_batch_commands(sub)
+    dashboard = sub.add_parser("dashboard", help="start the lab's dashboard (Streamlit); other options go to "
+                                                 "streamlit run, e.g. --server.port 8600")
+    dashboard.add_argument("--catalog", default=None, metavar="PATH", help="catalogue file (default data/lab.duckdb)")
+    dashboard.set_defaults(run=_dashboard, pass_on=True)
     return parser
 
 
@@ -359,6 +367,22 @@ def _query(args) -> int:
 
     _print_frame(query(args.sql, _catalog(args)), args.csv)
     return 0
+
+
+def _dashboard(args) -> int:
+    """``streamlit run dashboard/app.py`` in this environment, headless (no browser is opened, no usage
+    statistics are sent), with ``--catalog`` as IMPERIAL_LAB_CATALOG and the other options passed on."""
+    app = Path(__file__).resolve().parents[1] / "dashboard" / "app.py"
+    env = dict(os.environ)
+    if args.catalog:
+        env["IMPERIAL_LAB_CATALOG"] = str(Path(args.catalog).resolve())
+    extra = args.extra[1:] if args.extra[:1] == ["--"] else args.extra
+    command = [sys.executable, "-m", "streamlit", "run", str(app), "--server.headless", "true",
+               "--browser.gatherUsageStats", "false", *extra]
+    try:
+        return subprocess.call(command, env=env)
+    except KeyboardInterrupt:  # Ctrl-C reaches streamlit too, which stops on its own
+        return INTERRUPTED_EXIT
 
 
 def _print_frame(frame, csv: bool) -> None:

@@ -36,11 +36,12 @@ def game_seed(seed: int, index: int) -> int:
 
 def simulate(out, games: int, players: int | None, setup: str, bots: list[str], seed: int, workers: int = 1,
              chunk_size: int = DEFAULT_CHUNK_SIZE, scheduler: str | None = None, catalog=None,
-             progress: bool = True) -> dict:
+             progress: bool = True, on_progress=None) -> dict:
     """Play the chunks of the run in ``out`` that are not finished yet; returns a summary.
 
     ``bots`` names one bot per seat. Re-running an interrupted call resumes it; other parameters
     for the same folder are refused (RunError). ``catalog`` (a path) registers the run when given.
+    ``on_progress(done_games, total_games)`` is called as each chunk finishes (e.g. a dashboard's bar).
     """
     config = load_setup(setup, players)
     if len(bots) != config["players"]:
@@ -55,12 +56,13 @@ def simulate(out, games: int, players: int | None, setup: str, bots: list[str], 
     done = runstore.markers(folder)
     todo = [task for task in _tasks(folder, params) if task["chunk"] not in done]
     start = time.perf_counter()
-    bar = _progress_bar(games, sum(marker["count"] for marker in done.values()), progress)
+    played = sum(marker["count"] for marker in done.values())
+    bar = _progress_bar(games, played, progress)
     status = "partial"
     try:
         run = _run_in_process if workers == 1 and scheduler is None else _run_on_dask
         if todo:
-            run(todo, lambda marker: bar.update(marker["count"]), workers, scheduler)
+            run(todo, _on_chunk(bar, played, games, on_progress), workers, scheduler)
         status = "complete"
     finally:
         bar.close()
@@ -171,6 +173,17 @@ def _local_cluster(workers: int):
         return start()
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def _on_chunk(bar, played: int, total: int, on_progress):
+    """What to do as a chunk finishes: advance the bar and report to ``on_progress`` (when given)."""
+    def advance(marker: dict) -> None:
+        nonlocal played
+        played += marker["count"]  # counted here: a disabled tqdm bar does not count
+        bar.update(marker["count"])
+        if on_progress is not None:
+            on_progress(played, total)
+    return advance
 
 
 def _progress_bar(total: int, initial: int, enabled: bool):

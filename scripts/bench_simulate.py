@@ -4,7 +4,7 @@
     .venv/bin/python scripts/bench_simulate.py --games 2000 --small 200 --bots random
 
 1. speed-up: the same ``--small`` games (in 20 chunks) with 1 worker (in this process) and with 2
-   (a Dask LocalCluster, its start-up included);
+   (a Dask LocalCluster, its start-up included), in wall and in CPU seconds;
 2. ``--games`` games on 2 workers: wall time, games/s, rows and Parquet size per table;
 3. nation_turns loaded into pandas: time and memory (target < 1 GB);
 4. a DuckDB query of the win rate by seat over the run, through the catalogue (target < 1 s).
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -51,13 +52,18 @@ def main() -> None:
               f"{psutil.cpu_count()} cores")
         # 20 chunks, so that two workers share the small run evenly.
         small = {**common, "chunk_size": max(1, args.small // 20)}
-        one = _timed(lambda: simulate(root / "small-1", args.small, workers=1, **small))
-        two = _timed(lambda: simulate(root / "small-2", args.small, workers=2, **small))
+        one, one_cpu = _timed(lambda: simulate(root / "small-1", args.small, workers=1, **small))
+        two, two_cpu = _timed(lambda: simulate(root / "small-2", args.small, workers=2, **small))
         print(f"speed-up on {args.small} games in chunks of {small['chunk_size']}: "
               f"1 worker {one:.1f} s ({args.small / one:.1f} games/s), "
               f"2 workers {two:.1f} s ({args.small / two:.1f} games/s, Dask start-up included): x{one / two:.2f}")
+        # On a shared machine the wall-clock speed-up says more about the neighbours than about Dask;
+        # CPU seconds do not depend on them, and bound the speed-up an idle machine would give.
+        print(f"CPU per game: 1 worker {one_cpu / args.small * 1000:.0f} ms, 2 workers "
+              f"{two_cpu / args.small * 1000:.0f} ms (all processes); CPU-bound speed-up on an idle machine "
+              f"about x{2 * one_cpu / two_cpu:.2f}")
         folder = root / "full"
-        wall = _timed(lambda: simulate(folder, args.games, workers=2, **common))
+        wall, _ = _timed(lambda: simulate(folder, args.games, workers=2, **common))
         print(f"{args.games} games on 2 workers: {wall:.1f} s, {args.games / wall:.1f} games/s")
         _sizes(folder)
         _pandas_load(folder)
@@ -77,14 +83,20 @@ def _arguments():
     return parser.parse_args()
 
 
-def _timed(work) -> float:
-    """Wall seconds of ``work()``; the load average is printed too, as other processes skew the figures."""
-    start = time.perf_counter()
+def _timed(work) -> tuple[float, float]:
+    """Wall and CPU seconds of ``work()``, CPU counting this process and its finished children (the
+    Dask workers). The load average is printed too, as other processes skew the wall time."""
+    start, cpu = time.perf_counter(), _cpu_seconds()
     work()
-    seconds = time.perf_counter() - start
-    print(f"  ({seconds:.1f} s; load average over the last minute: {os.getloadavg()[0]:.1f} on "
+    seconds, cpu = time.perf_counter() - start, _cpu_seconds() - cpu
+    print(f"  ({seconds:.1f} s, {cpu:.1f} CPU s; load average over the last minute: {os.getloadavg()[0]:.1f} on "
           f"{os.cpu_count()} cores)")
-    return seconds
+    return seconds, cpu
+
+
+def _cpu_seconds() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def _sizes(folder: Path) -> None:

@@ -1,0 +1,154 @@
+"""The dashboard's wiring through Streamlit's AppTest: the router and its run picker, the Power & control,
+Compare and Setup editor pages against the small lab, the first start on an empty catalogue, and the
+``imperial dashboard`` command.
+
+AppTest drives ``dashboard.app.run`` from a script of its own (STYLE (e)1): started from
+dashboard/app.py itself, AppTest would take the folder pages/ beside it for an old-style multipage
+app and rerun a page without the router.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core import cli
+from core.catalog import list_runs
+from core.setups import SETUPS_DIR
+from dashboard import simulations
+from dashboard.app import PAGES_DIR
+
+TIMEOUT = 60
+
+
+def _app():
+    from dashboard.app import run
+
+    run()
+
+
+def start(page: str | None = None) -> AppTest:
+    at = AppTest.from_function(_app, default_timeout=TIMEOUT).run()
+    assert not at.exception, at.exception
+    if page is not None:
+        at.switch_page(str(PAGES_DIR / page)).run()
+        assert not at.exception, at.exception
+    return at
+
+
+@pytest.fixture
+def setups(tmp_path, monkeypatch):
+    """A setups folder of the test's own, holding a copy of even_spread."""
+    folder = tmp_path / "setups"
+    folder.mkdir()
+    shutil.copy(SETUPS_DIR / "even_spread.json", folder)
+    monkeypatch.setenv("IMPERIAL_LAB_SETUPS", str(folder))
+    return folder
+
+
+@pytest.fixture
+def on_lab(lab, setups, monkeypatch):
+    monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(lab.catalog))
+    return lab
+
+
+def values(elements) -> list:
+    return [element.value for element in elements]
+
+
+def test_the_router_shows_the_run_picker(on_lab):
+    at = start()
+    picker = at.sidebar.selectbox(key="run")
+    assert sorted(picker.options) == sorted(on_lab.runs)
+    assert picker.value == list_runs(on_lab.catalog)["name"].iloc[0]  # the newest run
+
+
+def test_power_page_follows_the_game_and_the_run(on_lab):
+    at = start("power.py")
+    run = at.sidebar.selectbox(key="run").value
+    assert values(at.subheader) == [f"Game 0 of {run}"]
+    assert len(at.get("plotly_chart")) == 6 + 5  # one game: 6 charts; whole run: 5
+    assert {m.label for m in at.metric} >= {"Winner", "Ended by", "Rounds", "Finished games", "Lead changes per game"}
+    at.number_input(key=f"power_game:{run}").set_value(3).run()
+    assert not at.exception and values(at.subheader) == [f"Game 3 of {run}"]
+    other = next(name for name in on_lab.runs if name != run)
+    at.sidebar.selectbox(key="run").set_value(other).run()
+    assert not at.exception and values(at.subheader) == [f"Game 0 of {other}"]
+
+
+def test_compare_page_compares_the_chosen_runs(on_lab):
+    at = start("compare.py")
+    chosen = at.multiselect(key="compare_runs")
+    assert sorted(chosen.value) == sorted(on_lab.runs)
+    assert values(at.subheader) == ["Summary", "Who wins", "Scores, margins, lengths and lead changes"]
+    assert "Holm-adjusted" in at.caption[0].value
+    assert len(at.get("plotly_chart")) == 2 + 4
+    chosen.set_value([on_lab.runs[0]]).run()
+    assert not at.exception
+    assert values(at.info) == ["Choose two or more runs to compare, or play a new comparison above."]
+    assert not at.get("plotly_chart")
+
+
+def test_setup_editor_checks_and_saves(on_lab, setups):
+    at = start("setup_editor.py")
+    assert values(at.error) == ["no bond is given to anybody, so no nation would have a government"]
+    at.selectbox(key="setup_base").set_value("even_spread").run()
+    assert not at.exception and not at.error
+    assert values(at.success) == ["The distribution is valid."]
+    assert at.button[0].disabled  # no name yet
+    at.text_input[0].input("spread_copy").run()
+    at.button[0].click().run()
+    assert not at.exception
+    saved = setups / "spread_copy.json"
+    assert saved.is_file() and f"Saved {saved}" in at.success[-1].value
+    at.run().selectbox(key="setup_base").set_value("spread_copy").run()  # listed from the next run on
+    assert at.text_input[0].input("spread_copy").run().button[0].disabled  # exists: the box must be ticked
+
+
+def test_first_start_plays_the_default_dataset_then_compares(tmp_path, setups, monkeypatch):
+    """An empty catalogue: the default dataset is played once with progress; later starts are instant.
+    A new comparison played from the page is selected at once."""
+    catalog = tmp_path / "lab.duckdb"
+    monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(catalog))
+    monkeypatch.setenv("IMPERIAL_LAB_DEFAULT_GAMES", "2")
+    progress = []
+    play = simulations.simulate_setups
+
+    def spy(*args, **kwargs):
+        report = kwargs["on_progress"]
+        kwargs["on_progress"] = lambda done, total: (progress.append((done, total)), report(done, total))
+        return play(*args, **kwargs)
+
+    monkeypatch.setattr(simulations, "simulate_setups", spy)
+    at = start()
+    bot = simulations.default_bot()
+    expected = sorted(simulations.run_name(setup, bot, 2, 1) for setup in simulations.DEFAULT_SETUPS)
+    assert sorted(list_runs(catalog)["name"]) == expected
+    assert progress == [(2, 4), (4, 4)]
+    assert sorted(at.sidebar.selectbox(key="run").options) == expected
+    at.run()
+    assert progress == [(2, 4), (4, 4)]  # nothing played again
+
+    at.switch_page(str(PAGES_DIR / "compare.py")).run()
+    at.multiselect[0].set_value(["standard"])
+    at.number_input[0].set_value(2)
+    at.selectbox[0].set_value("random")
+    at.button[0].click().run()
+    assert not at.exception
+    assert at.multiselect(key="compare_runs").value == ["standard-random-2-s1"]
+    assert progress[-1] == (2, 2)
+
+
+def test_dashboard_command_runs_streamlit_headless(monkeypatch, tmp_path):
+    calls = []
+    monkeypatch.setattr(cli.subprocess, "call", lambda command, env: calls.append((command, env)) or 0)
+    assert cli.main(["dashboard", "--catalog", str(tmp_path / "x.duckdb"), "--server.port", "8600"]) == 0
+    (command, env), = calls
+    assert command[:4] == [sys.executable, "-m", "streamlit", "run"]
+    assert command[4] == str(PAGES_DIR.parent / "app.py")
+    assert command[5:] == ["--server.headless", "true", "--browser.gatherUsageStats", "false", "--server.port", "8600"]
+    assert env["IMPERIAL_LAB_CATALOG"] == str(tmp_path / "x.duckdb")
+    assert cli.main(["play", "--server.port", "8600"]) == cli.ERROR_EXIT  # other commands take no extra options

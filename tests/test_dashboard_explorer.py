@@ -1,0 +1,399 @@
+"""The game explorer: its library (timeline, map, rondel, nations and bonds, explanations) against
+the small lab and hand-written positions, and the page itself through AppTest."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.bots import make_bot
+from core.catalog import query
+from core.errors import LogError
+from core.gamelog import replay
+from core.imperial2030.board import NATIONS, SPACES
+from core.imperial2030.events import Event
+from core.interface import make_game
+from core.play import play_game
+from dashboard.explain import RULE_TITLES, SENTENCES, explain, rule_title
+from dashboard.explorer_queries import game_log, run_games
+from dashboard.mapview import board, hover_text, map_figure, region_contents
+from dashboard.nationview import bonds_figure, credit_sums, nation_summaries
+from dashboard.rondelview import SECTOR, marker_places, rondel_figure
+from dashboard.style import NATION_COLOURS, NATION_NAMES
+from dashboard.timeline import event_groups, timeline_from_text
+
+PAGE = Path(__file__).resolve().parents[1] / "dashboard" / "pages" / "explorer.py"
+
+# README "Position documents", extended: a friendly and a hostile army, fleets sharing a sea, flags
+# in a neutral land and in Colombia (the Panama canal's controller).
+POSITION = {
+    "config": {"game": "imperial2030", "players": 2},
+    "players": [{"cash": 10, "bonds": ["RU 4", "CN 1"]}, {"cash": 7, "bonds": ["CN 4"]}],
+    "nations": {"RU": {"government": 0, "factories": ["moscow", "vladivostok"], "flags": ["ukraine"]},
+                "CN": {"government": 1, "factories": ["beijing", "shanghai"], "flags": ["colombia"]}},
+    "units": [{"nation": "RU", "unit": "army", "region": "moscow", "count": 2},
+              {"nation": "CN", "unit": "army", "region": "moscow", "stance": "friendly"},
+              {"nation": "RU", "unit": "army", "region": "beijing", "stance": "hostile"},
+              {"nation": "RU", "unit": "fleet", "region": "sea_of_japan", "count": 3},
+              {"nation": "CN", "unit": "fleet", "region": "sea_of_japan"}],
+    "turn": {"nation": "RU"},
+}
+
+
+@pytest.fixture(scope="module")
+def position() -> dict:
+    """POSITION as the engine writes it (every field filled in)."""
+    return make_game(POSITION["config"]).state_from_json(POSITION).to_json()
+
+
+@pytest.fixture(scope="module")
+def games(lab):
+    """(run, game_id, games row, log) of the first two games of each lab run."""
+    out = []
+    for run in lab.runs:
+        rows = run_games(lab.catalog, run)
+        out += [(run, int(row.game_id), row, game_log(lab.catalog, run, int(row.game_id)))
+                for row in rows.head(2).itertuples()]
+    return out
+
+
+@pytest.fixture(scope="module")
+def timelines(games):
+    return [timeline_from_text(log, f"{run} {game_id}") for run, game_id, _, log in games]
+
+
+# ----- timeline -----
+
+def test_one_snapshot_per_nation_turn_and_the_setup(games, timelines):
+    for (_, _, row, _), timeline in zip(games, timelines):
+        assert len(timeline.snapshots) == row.nation_turns + 1
+        assert [s.turn for s in timeline.snapshots] == list(range(row.nation_turns + 1))
+
+
+def test_last_snapshot_is_the_replayed_final_state(games, timelines):
+    for (_, _, _, log), timeline in zip(games, timelines):
+        assert timeline.snapshots[-1].position == replay(log.splitlines()).to_json()
+
+
+def test_turns_cut_as_in_the_events_table(lab, games, timelines):
+    """Every snapshot holds exactly the events the events table files under its turn, and a turn
+    opens with its nation_turn event (README "Data dictionary")."""
+    for (run, game_id, _, _), timeline in zip(games, timelines):
+        counts = query(f"SELECT turn, count(*) AS n FROM events WHERE run = '{run}' AND game_id = {game_id} "
+                       "GROUP BY turn ORDER BY turn", lab.catalog)
+        assert [len(s.events) for s in timeline.snapshots] == counts["n"].tolist()
+        for s in timeline.snapshots[1:]:
+            assert s.events[0]["kind"] == "nation_turn" and s.events[0]["turn"] == s.turn
+            assert (s.nation, s.government) == (s.events[0]["nation"], s.events[0]["government"])
+            assert [e["kind"] for e in s.events[1:]].count("nation_turn") == 0
+
+
+def test_action_steps_cover_the_log_in_order(games, timelines):
+    for (_, _, _, log), timeline in zip(games, timelines):
+        steps = [a for s in timeline.snapshots for a in s.actions]
+        lines = [line for line in log.splitlines()[1:] if line.strip()]
+        assert [a.index for a in steps] == list(range(1, len(lines) + 1))
+        assert steps[-1].position == timeline.snapshots[-1].position
+        # the action that opens a turn closes the previous one: its position is that turn's end
+        for s in timeline.snapshots[1:-1]:
+            assert s.actions[-1].position == s.position and s.actions[-1].events[-1]["kind"] == "nation_turn"
+
+
+def test_event_groups_follow_the_actions(timelines):
+    snapshot = timelines[0].snapshots[5]
+    groups = event_groups(snapshot)
+    assert groups[0][0] is None and [e["kind"] for e in groups[0][1]] == ["nation_turn"]
+    assert [step for step, _ in groups[1:]] == [a for a in snapshot.actions if a.events[0]["kind"] != "nation_turn"]
+    assert [e for _, events in groups for e in events] == snapshot.events
+
+
+def test_a_setup_without_actions_opens_turn_1_in_the_initial_state():
+    """A fixed deal is made with the game: no action, yet the setup ends and turn 1 begins."""
+    log = '{"game": "imperial2030", "format": 1, "config": {"players": 4, "deal": ["RU", "CN", "IN", "BR"]}}\n'
+    snapshots = timeline_from_text(log).snapshots
+    assert [(s.turn, s.nation, len(s.actions)) for s in snapshots] == [(0, None, 0), (1, "RU", 0)]
+    assert snapshots[0].position == snapshots[1].position
+
+
+def test_a_bad_log_raises_with_its_line(games):
+    lines = games[0][3].splitlines()
+    lines[4] = '{"player": 0, "action": "rondel beach"}'
+    with pytest.raises(LogError) as caught:
+        timeline_from_text("\n".join(lines), "bad.jsonl")
+    assert (caught.value.file, caught.value.line) == ("bad.jsonl", 5)
+
+
+# ----- map -----
+
+def drawn(fig, name: str):
+    """The trace of that name that has points (legend entries have none)."""
+    return next(t for t in fig.data if t.name == name and t.customdata is not None)
+
+
+def test_every_region_is_plotted_once(position):
+    fig = map_figure(position)
+    plotted = [rid for name in ("Sea", "Neutral land", "Home province") for rid in drawn(fig, name).customdata]
+    assert sorted(plotted) == sorted(r["id"] for r in board()["regions"])
+
+
+def test_a_unit_trace_per_nation_with_its_counts(position):
+    traces = {t.name: t for t in map_figure(position).data if t.mode == "markers+text"}
+    assert list(traces) == [NATION_NAMES[c] for c in NATIONS]
+    for code in NATIONS:
+        trace = traces[NATION_NAMES[code]]
+        shown = {(rid, unit, stance): count for rid, unit, stance, count in trace.customdata}
+        expected = {(u["region"], u["unit"], u.get("stance")): u["count"] for u in position["units"]
+                    if u["nation"] == code}
+        assert shown == expected
+        assert list(trace.text) == [str(count) for *_, count in trace.customdata]
+    russia = traces["Russia"]
+    symbols = {(unit, stance): symbol for (_, unit, stance, _), symbol in zip(russia.customdata, russia.marker.symbol)}
+    assert symbols == {("army", None): "circle", ("army", "hostile"): "star", ("fleet", None): "diamond"}
+    assert sorted(traces["China"].marker.symbol) == ["circle-open", "diamond"]  # friendly army, fleet
+
+
+def test_hover_text_gives_the_full_contents_of_a_region(position):
+    regions = region_contents(position)
+    moscow = hover_text(regions["moscow"])
+    for part in ("Moscow", "home province of Russia", "factory: armaments, built", "Russia: 2 armies",
+                 "China: 1 friendly army"):
+        assert part in moscow
+    beijing = hover_text(regions["beijing"])
+    assert "occupied" in beijing and "Russia: 1 hostile army" in beijing
+    assert "Sea of Japan</b> · sea" in hover_text(regions["sea_of_japan"])
+    assert "Russia: 3 fleets" in hover_text(regions["sea_of_japan"])
+    ukraine = hover_text(regions["ukraine"])
+    assert "neutral land" in ukraine and "flag: Russia" in ukraine and "units: none" in ukraine
+    assert "factory: shipyard, not built" in hover_text(regions["murmansk"])
+
+
+def test_flags_colour_neutral_regions_and_occupied_factories_are_crossed(position):
+    fig = map_figure(position)
+    land = drawn(fig, "Neutral land")
+    colours = dict(zip(land.customdata, land.marker.color))
+    assert colours["ukraine"] == NATION_COLOURS["RU"] and colours["colombia"] == NATION_COLOURS["CN"]
+    assert colours["peru"] != NATION_COLOURS["RU"]
+    factories = next(t for t in fig.data if t.name.startswith("Factory"))
+    assert dict(zip(factories.customdata, factories.marker.symbol)) == {
+        "moscow": "square", "vladivostok": "square", "beijing": "square-x", "shanghai": "square"}
+
+
+def test_canals_and_round_earth_links_are_drawn(position):
+    traces = {t.name: t for t in map_figure(position).data}
+    canal, wrap = traces["Canal"], traces["Round-earth link"]
+    assert list(canal.x).count(None) == 2 and list(wrap.x).count(None) == 8
+    assert "Panama canal" in canal.text[0] and "controlled by China" in canal.text[0]
+    assert "Suez canal" in canal.text[-1] and "free passage" in canal.text[-1]
+    # each link is two dashed halves, from its seas to the left and right map edges
+    edges = [x for x in wrap.x if x in (-180, 180)]
+    assert sorted(edges) == [-180] * 4 + [180] * 4 and wrap.line.dash == "dash"
+    for kind in ("Land border", "Coast", "Sea lane"):
+        assert list(traces[kind].x).count(None) > 10
+
+
+# ----- rondel, nations, bonds -----
+
+def test_each_nation_marker_stands_on_its_space(timelines):
+    position = timelines[0].snapshots[20].position
+    places = marker_places(position)
+    for code in NATIONS:
+        space = position["nations"][code]["rondel"]
+        theta, r = places[code]
+        assert abs(theta - SPACES.index(space) * SECTOR) < SECTOR / 2 and r > 0
+    fig = rondel_figure(position, "RU")
+    markers = {t.name: t for t in fig.data if t.type == "scatterpolar"}
+    assert set(markers) == {NATION_NAMES[c] for c in NATIONS}
+    assert markers["Russia"].marker.size > markers["China"].marker.size  # the nation on turn
+
+
+def test_nations_off_the_rondel_stand_in_the_centre(position):
+    places = marker_places(position)
+    assert all(r == 0 for _, r in places.values())
+
+
+def test_nation_summaries_match_the_nation_turns_table(lab, games, timelines):
+    """A snapshot's active nation has the figures the recorder wrote for the end of that turn."""
+    run, game_id, _, _ = games[0]
+    rows = query(f"SELECT * FROM nation_turns WHERE run = '{run}' AND game_id = {game_id} ORDER BY turn", lab.catalog)
+    for snapshot, row in zip(timelines[0].snapshots[1:], rows.itertuples()):
+        n = next(s for s in nation_summaries(snapshot.position) if s["nation"] == snapshot.nation)
+        assert (n["treasury"], n["power_points"], n["power_factor"], n["flags"], n["armies"], n["fleets"],
+                n["factories"], n["occupied"]) == (row.treasury, row.power_points, row.power_factor, row.flags,
+                                                   row.armies, row.fleets, row.factories, row.occupied_factories)
+
+
+def test_credit_sums_and_governments_in_the_bonds_heatmap(position):
+    sums = credit_sums(position)
+    assert sums.loc["Player A", "RU"] == 9 and sums.loc["Player A", "CN"] == 2 and sums.loc["Player B", "CN"] == 9
+    assert sums.values.sum() == 20
+    heat = bonds_figure(position).data[0]
+    starred = [(row, col) for row, texts in enumerate(heat.text) for col, text in enumerate(texts) if "★" in text]
+    assert starred == [(0, NATIONS.index("RU")), (1, NATIONS.index("CN"))]
+    assert heat.y[0].startswith("Player A · 10m")
+
+
+# ----- explanations -----
+
+def documented_kinds() -> set[str]:
+    """The event kinds listed in the Event docstring of core/imperial2030/events.py."""
+    listing = Event.__doc__.split("Kinds and their fields")[1]
+    return set(re.findall(r"(?:^|\s{2,})([a-z_]+)\s{2,}[a-z]", listing, re.M))
+
+
+def test_every_event_kind_has_a_sentence():
+    assert len(documented_kinds()) == 22
+    assert documented_kinds() == set(SENTENCES)
+
+
+def random_game_events(seed: int, config: dict) -> list[tuple[dict, str | None]]:
+    """(event, active nation) for every event of one random game."""
+    out, active = [], [None]
+
+    def take(events):
+        for event in events:
+            data = event.to_json()
+            active[0] = data["nation"] if data["kind"] == "nation_turn" else active[0]
+            out.append((data, active[0]))
+
+    players = config.get("players", 4)
+    play_game(config, [make_bot("random", 100 * seed + p) for p in range(players)], seed,
+              on_start=lambda state: take(state.events), on_step=lambda state, p, a, events: take(events))
+    return out
+
+
+@pytest.mark.parametrize("seed, config", [(1, {"players": 4}), (2, {"players": 6}), (3, {"players": 3}),
+                                          (4, {"players": 2, "setup": "variant"})])
+def test_every_event_of_random_games_is_explained_with_its_rule(seed, config):
+    region_ids = {r["id"] for r in board()["regions"]}
+    for event, active in random_game_events(seed, config):
+        assert event["kind"] in SENTENCES
+        sentence = explain(event, active)
+        assert sentence.endswith(f"({event['rule']})") and event["rule"] in RULE_TITLES
+        # names, not ids: no region id, no rondel space id (production_1), no seat reference
+        words = set(re.findall(r"[a-z][a-z0-9_]*", sentence))
+        assert not words & region_ids and not any("_" in word for word in words)
+        assert "None" not in sentence and "player:" not in sentence
+
+
+def test_sentences_of_rare_and_example_events():
+    cases = [
+        ({"kind": "payment", "rule": "§6", "from": "player:1", "to": "bank", "amount": 3,
+          "reason": "rondel move of 5 spaces"}, "RU",
+         "Player B (Russia's government) pays 3m to the bank for moving Russia 5 spaces on the rondel (§6)"),
+        ({"kind": "canal", "rule": "§7.4.3", "canal": "suez", "controller": "US", "nation": "EU", "allowed": False,
+          "action": "move fleet mediterranean_sea -> indian_ocean"}, "EU",
+         "The United States, whose flag controls the Suez canal, refuses Europe's crossing "
+         "(move fleet Mediterranean Sea -> Indian Ocean) (§7.4.3)"),
+        ({"kind": "factory_destroyed", "rule": "§7.4.7", "nation": "RU", "by": "EU", "region": "murmansk",
+          "hostile_removed": 3}, "EU",
+         "Europe's armies destroy Russia's factory in Murmansk; three of them are removed (3 hostile, 0 friendly) "
+         "(§7.4.7)"),
+        ({"kind": "veto", "rule": "§8", "player": 2, "nation": "EU", "wanted": "production_2"}, "EU",
+         "Player C, a Swiss bank, vetoes Europe's move to Production 2: Europe must stop on Investor (§8)"),
+        ({"kind": "rondel", "rule": "§8", "nation": "EU", "from": "taxation", "to": "investor", "distance": 4,
+          "cost": 3, "passed_investor": False}, "EU",
+         "Europe stops on Investor after the veto: 4 spaces on the rondel from Taxation; its government pays 3m (§8)"),
+        ({"kind": "battle", "rule": "§7.4.4", "region": "berlin", "attacker": "CN", "attacker_unit": "army",
+          "defender": "US", "defender_unit": "army", "defender_stance": "hostile"}, "CN",
+         "Battle in Berlin: China's army and the United States' hostile army destroy each other (§7.4.4)"),
+        ({"kind": "taxation", "rule": "§7.6", "nation": "US", "revenue": 11, "factories": 3, "flags": 5,
+          "soldiers_pay": 3, "bonus": 2}, "US",  # T11
+         "The United States collects 11m of tax revenue (2 × 3 working factories + 5 flags), pays 3m of "
+         "soldiers' pay and a success bonus of 2m (§7.6)"),
+        ({"kind": "game_ended", "rule": "§10", "nation": "RU", "scores": [42, 42, 30], "winners": [0, 1]}, "RU",
+         "The game ends: Russia reaches 25 power points; scores Player A 42, Player B 42, Player C 30; "
+         "Player A and Player B share the win (§10)"),
+    ]
+    for event, active, sentence in cases:
+        assert explain(event, active) == sentence
+
+
+def test_an_unknown_kind_still_gets_a_sentence():
+    assert explain({"kind": "comet", "rule": "§99", "region": "peru"}) == "Comet: region peru (§99)"
+    assert rule_title("§7.6") == "§7.6 Taxation" and rule_title("§99") == "§99"
+
+
+# ----- the page -----
+
+@pytest.fixture
+def page(lab, monkeypatch) -> AppTest:
+    monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(lab.catalog))
+    at = AppTest.from_file(str(PAGE), default_timeout=60)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def heading(at: AppTest) -> str:
+    return at.subheader[0].value
+
+
+def events_text(at: AppTest) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+def test_page_opens_on_the_setup_of_a_catalogue_game(page, lab):
+    assert heading(page) == "Setup"
+    assert page.selectbox(key="explorer_run").options == list(lab.runs)[::-1]  # newest first
+    games = page.selectbox(key=f"explorer_game_of_{page.selectbox(key='explorer_run').value}")
+    assert len(games.options) == 12 and "won" in games.options[0] and "nation turns" in games.options[0]
+    assert len(page.get("plotly_chart")) == 3  # map, rondel, bonds
+    assert "Player A receives 13m of starting cash from the bank (§4.2)" in events_text(page)
+
+
+def test_next_and_the_slider_change_the_turn_and_its_events(page):
+    page.button(key="explorer_next").click().run()
+    assert heading(page).startswith("Turn 1 · round 1 · Russia")
+    assert "Turn 1, round 1: Russia's turn" in events_text(page)
+    page.select_slider(key="explorer_turn").set_value(12).run()
+    assert heading(page).startswith("Turn 12 ·")
+    assert "Turn 12, round" in events_text(page) and "Turn 1, round 1" not in events_text(page)
+    page.button(key="explorer_back").click().run()
+    assert heading(page).startswith("Turn 11 ·")
+    page.button(key="explorer_last").click().run()
+    assert "The game ends" in events_text(page)
+    assert not page.exception
+
+
+def test_play_advances_one_turn_per_run_until_paused(page):
+    page.button(key="explorer_play").click().run()
+    assert page.session_state["explorer_playing"] and heading(page).startswith("Turn 1 ·")
+    page.run()  # the fragment's timer
+    assert heading(page).startswith("Turn 2 ·")
+    page.button(key="explorer_play").click().run()
+    assert not page.session_state["explorer_playing"]
+    page.run()
+    assert heading(page).startswith("Turn 2 ·") and not page.exception
+
+
+def test_action_by_action_shows_one_action(page):
+    page.select_slider(key="explorer_turn").set_value(3).run()
+    page.toggle(key="explorer_by_action").set_value(True).run()
+    action = page.select_slider(key="explorer_action")
+    first = action.value
+    assert f"**{first}." in events_text(page)
+    if len(action.options) > 1:
+        action.set_value(action.options[-1]).run()
+        assert f"**{first}." not in events_text(page)
+    assert not page.exception
+
+
+def test_an_empty_catalogue_points_to_the_upload(tmp_path, monkeypatch):
+    monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(tmp_path / "none.duckdb"))
+    at = AppTest.from_file(str(PAGE), default_timeout=60).run()
+    assert not at.exception and "has no runs yet" in at.info[0].value and not at.subheader
+
+
+def test_a_bad_upload_shows_its_line_and_a_good_one_works(page, games):
+    page.radio(key="explorer_source").set_value("an uploaded move log").run()
+    lines = games[0][3].splitlines()
+    bad = "\n".join(lines[:5] + ['{"player": 0, "action": "rondel beach"}'] + lines[6:])
+    page.file_uploader(key="explorer_upload").upload("bad.jsonl", bad.encode()).run()
+    assert not page.exception and "line 6" in page.error[0].value and "bad.jsonl" in page.error[0].value
+    page.file_uploader(key="explorer_upload").clear().upload("good.jsonl", games[0][3].encode()).run()
+    assert not page.exception and not page.error and heading(page) == "Setup"
+    page.button(key="explorer_last").click().run()
+    assert heading(page).startswith(f"Turn {games[0][2].nation_turns} ·")
