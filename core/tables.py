@@ -380,7 +380,10 @@ def _column(name: str, dtype: str, values: list):
         unknown = set(values).difference(CLOSED.get(name, values), (None,))
         if unknown:
             raise ValueError(f"column {name!r}: values {sorted(unknown)} are not among {CLOSED[name]}")
-        return pd.Categorical(values, categories=CLOSED.get(name))
+        # Open sets get string categories even when every value is null, so a chunk's Parquet
+        # schema never depends on its data (an all-null column would otherwise become double).
+        categories = CLOSED.get(name) or sorted({v for v in values if v is not None})
+        return pd.Categorical(values, categories=pd.Index(categories, dtype="string"))
     return pd.array(values, dtype=dtype)  # raises on a value that does not fit the dtype
 
 

@@ -103,3 +103,17 @@ class _Builder:
     def _close(self, position: dict) -> None:
         c = self.current
         self.done.append(Snapshot(c.turn, c.round, c.nation, c.government, position, c.events, c.actions))
+
+
+def event_groups(snapshot: Snapshot) -> list[tuple[ActionStep | None, list[dict]]]:
+    """The snapshot's events in order, grouped by the action of this turn that caused them; the
+    group of None holds those that came before its first action (the ``nation_turn`` event that
+    opened the turn, or the setup's own events)."""
+    owner = {id(event): step for step in snapshot.actions for event in step.events}
+    groups: list[tuple[ActionStep | None, list[dict]]] = []
+    for event in snapshot.events:
+        step = owner.get(id(event))
+        if not groups or groups[-1][0] is not step:
+            groups.append((step, []))
+        groups[-1][1].append(event)
+    return groups
