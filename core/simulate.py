@@ -162,8 +162,9 @@ def _local_cluster(workers: int):
     from dask.distributed import LocalCluster
 
     def start():
-        # Workers log only errors: a chunk cancelled by Ctrl-C is not one.
-        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+        # Workers log only errors: a chunk cancelled by Ctrl-C is not one. The diagnostics page
+        # takes any free port (None still tries 8787 and warns when it is taken).
+        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
                     silence_logs=logging.ERROR)
 
     if threading.current_thread() is not threading.main_thread():  # only the main thread may set handlers

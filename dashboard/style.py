@@ -8,6 +8,9 @@ NATION_NAMES = {"RU": "Russia", "CN": "China", "IN": "India", "BR": "Brazil", "U
 NATION_COLOURS = {"RU": "#8c564b", "CN": "#d6b600", "IN": "#ff7f0e", "BR": "#2ca02c", "US": "#d62728", "EU": "#1f77b4"}
 PLAYER_COLOURS = ("#4c4c9d", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22", "#9467bd")
 SEA_COLOUR, LAND_COLOUR, BORDER_COLOUR = "#dbe9f6", "#f3efe4", "#9a9a9a"
+# Runs (setups) compared side by side: dark and saturated, so they stand apart from the nations' and
+# the seats' colours when both appear on one page.
+RUN_COLOURS = ("#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#a6761d", "#666666")
 
 
 def player_label(seat: int) -> str:
@@ -16,3 +19,8 @@ def player_label(seat: int) -> str:
 
 def nation_order() -> list[str]:
     return list(NATIONS)
+
+
+def run_colour(index: int) -> str:
+    """The colour of the ``index``-th run of a comparison (cycling past the palette)."""
+    return RUN_COLOURS[index % len(RUN_COLOURS)]

@@ -94,7 +94,7 @@ def test_compare_page_compares_the_chosen_runs(on_lab):
 
 def test_setup_editor_checks_and_saves(on_lab, setups):
     at = start("setup_editor.py")
-    assert values(at.error) == ["no bond is given to anybody, so no nation would have a government"]
+    assert values(at.error) == ["No bond is given to anybody, so no nation would have a government"]
     at.selectbox(key="setup_base").set_value("even_spread").run()
     assert not at.exception and not at.error
     assert values(at.success) == ["The distribution is valid."]
@@ -110,7 +110,7 @@ def test_setup_editor_checks_and_saves(on_lab, setups):
 
 def test_first_start_plays_the_default_dataset_then_compares(tmp_path, setups, monkeypatch):
     """An empty catalogue: the default dataset is played once with progress; later starts are instant.
-    A new comparison played from the page is selected at once."""
+    A run played from the Compare page joins the runs compared at once."""
     catalog = tmp_path / "lab.duckdb"
     monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(catalog))
     monkeypatch.setenv("IMPERIAL_LAB_DEFAULT_GAMES", "2")
@@ -133,13 +133,14 @@ def test_first_start_plays_the_default_dataset_then_compares(tmp_path, setups, m
     assert progress == [(2, 4), (4, 4)]  # nothing played again
 
     at.switch_page(str(PAGES_DIR / "compare.py")).run()
-    at.multiselect[0].set_value(["standard"])
-    at.number_input[0].set_value(2)
-    at.selectbox[0].set_value("random")
-    at.button[0].click().run()
+    at.multiselect(key="new_setups").set_value(["standard"])
+    at.number_input(key="new_games").set_value(2)
+    at.selectbox(key="new_bot").set_value("random")
+    at.button[0].click().run()  # the form's submit button
     assert not at.exception
-    assert at.multiselect(key="compare_runs").value == ["standard-random-2-s1"]
+    assert at.multiselect(key="compare_runs").value == [*expected, "standard-random-2-s1"]  # joins the chosen runs
     assert progress[-1] == (2, 2)
+    assert len(at.get("plotly_chart")) == 2 + 4
 
 
 def test_dashboard_command_runs_streamlit_headless(monkeypatch, tmp_path):

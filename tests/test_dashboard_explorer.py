@@ -25,7 +25,7 @@ from dashboard.rondelview import SECTOR, marker_places, rondel_figure
 from dashboard.style import NATION_COLOURS, NATION_NAMES
 from dashboard.timeline import event_groups, timeline_from_text
 
-PAGE = Path(__file__).resolve().parents[1] / "dashboard" / "pages" / "explorer.py"
+PAGE = Path(__file__).resolve().parents[1] / "dashboard" / "views" / "explorer.py"
 
 # README "Position documents", extended: a friendly and a hostile army, fleets sharing a sea, flags
 # in a neutral land and in Colombia (the Panama canal's controller).

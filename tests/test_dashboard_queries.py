@@ -36,8 +36,8 @@ def game0(lab):
 def test_runs_and_fingerprint(lab):
     runs = queries.runs(lab.catalog)
     assert set(runs["name"]) == set(lab.runs)
-    print_ = queries.fingerprint(lab.catalog, lab.runs)
-    assert [row[0] for row in print_] == sorted(lab.runs)
+    rows = queries.fingerprint(lab.catalog, lab.runs)
+    assert [row[0] for row in rows] == sorted(lab.runs)
     assert queries.fingerprint(lab.catalog, "no such run") == ()
 
 
@@ -106,7 +106,8 @@ def test_lead_changes_match_a_plain_count(lab):
     for run in lab.runs:
         counts = [lead_changes([list(t["score"]) for _, t in g.groupby("turn")])
                   for _, g in players[players["run"] == run].groupby("game_id")]
-        assert got[got["run"] == run].set_index("value")["n"].to_dict() == pd.Series(counts).value_counts().sort_index().to_dict()
+        expected = pd.Series(counts).value_counts().sort_index()
+        assert got[got["run"] == run].set_index("value")["n"].to_dict() == expected.to_dict()
     assert lead_changes([[1, 0], [1, 1], [0, 1], [2, 1], [2, 2], [2, 3]]) == 3  # the tie at turn 2 is no change
 
 
@@ -151,7 +152,8 @@ def test_control_segments_cover_each_game_and_agree_with_nation_turns(lab, game0
         assert list(own["end"].iloc[:-1]) == list(own["start"].iloc[1:])  # no gap, no overlap
     turns = queries.nation_race(lab.catalog, run, game_id)
     for row in turns.itertuples():  # the government during a turn: a change in that turn comes after it
-        own = segments[(segments["nation"] == row.nation) & (segments["start"] < row.turn) & (row.turn <= segments["end"])]
+        nation = segments[segments["nation"] == row.nation]
+        own = nation[(nation["start"] < row.turn) & (row.turn <= nation["end"])]
         assert list(own["government"]) == [row.government]
 
 
@@ -306,7 +308,7 @@ def test_setup_table_messages_name_the_player_and_the_cell():
     table.loc["Player D", "RU"] = "3"
     assert setup_table.parse(table)[1] == ["Player D: bond RU 3 already given to Player A"]
     assert setup_table.parse(setup_table.blank(3))[1] == [
-        "no bond is given to anybody, so no nation would have a government"]
+        "No bond is given to anybody, so no nation would have a government"]
 
 
 def test_setup_table_saves_a_file_that_loads(tmp_path):

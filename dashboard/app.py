@@ -1,0 +1,37 @@
+"""The dashboard's entry point: the page router and the frame every page shares (STYLE (e)1).
+
+    imperial dashboard            (or: streamlit run dashboard/app.py)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from dashboard import frame
+
+# Not "pages/": Streamlit would take that folder for an old-style multipage app and serve its
+# files without this frame when a page link is the first request after the server starts.
+PAGES_DIR = Path(__file__).parent / "views"
+PAGES = (  # file in views/, title, icon
+    ("explorer.py", "Game explorer", ":material/travel_explore:"),
+    ("power.py", "Power & control", ":material/flag:"),
+    ("compare.py", "Compare bond distributions", ":material/compare_arrows:"),
+    ("setup_editor.py", "Setup editor", ":material/edit_note:"),
+)
+
+
+def run() -> None:
+    """Build the navigation and run the chosen page (a function, so that a test can drive it)."""
+    st.set_page_config(page_title="Imperial 2030 lab", page_icon=":material/public:", layout="wide")
+    catalog = frame.catalog_path()
+    frame.ensure_dataset(catalog)
+    pages = [st.Page(PAGES_DIR / file, title=title, icon=icon) for file, title, icon in PAGES]
+    page = st.navigation(pages)
+    frame.run_picker(catalog)
+    page.run()
+
+
+if __name__ == "__main__":
+    run()

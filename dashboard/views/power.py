@@ -1,0 +1,101 @@
+"""Power & control: the race for power and who governs what, in one game and over a whole run."""
+
+from __future__ import annotations
+
+import math
+
+import streamlit as st
+
+from dashboard import cache, charts, frame, queries, stats
+from dashboard.style import player_label
+
+
+def game_metrics(game) -> None:
+    """The headline of one game: winner, how it ended, its length and the final scores."""
+    finished = game["status"] == "finished"
+    scores = list(game["scores"]) if game["scores"] is not None else []
+    winners = list(game["winners"]) if game["winners"] is not None else []
+    cols = st.columns(5)
+    names = " & ".join(player_label(p) for p in winners) or "—"
+    cols[0].metric("Winner" if len(winners) < 2 else "Shared win", names)
+    cols[1].metric("Ended by", game["ended_by"] or "—")
+    cols[2].metric("Rounds", game["rounds"])
+    cols[3].metric("Nation turns", game["nation_turns"])
+    cols[4].metric("Winning score", scores[winners[0]] if winners else "—")
+    st.caption("Final scores: " + " · ".join(f"{player_label(p)} {s}" for p, s in enumerate(scores)))
+    if not finished:
+        st.warning(f"This game is {game['status']}: {game['error'] or 'it stopped before the end'}. The charts "
+                   "show what was recorded; scores are as if it ended there.")
+
+
+@st.fragment
+def one_game(catalog, run: str) -> None:
+    """One game of the run; the game picker reruns only this part of the page."""
+    first, last = cache.load(queries.game_range, catalog, run)
+    if last < first:
+        st.info(f"Run {run} has no games.")
+        return
+    game_id = int(st.columns([1, 3])[0].number_input(f"Game (id {first}–{last})", min_value=first, max_value=last,
+                                                     value=first, step=1, key=f"power_game:{run}"))
+    summary = cache.load(queries.game_summary, catalog, run, game_id)
+    if summary.empty:
+        st.warning(f"Run {run} has no game {game_id}.")
+        return
+    game = summary.iloc[0]
+    st.subheader(f"Game {game_id} of {run}")
+    game_metrics(game)
+    race = cache.load(queries.nation_race, catalog, run, game_id)
+    left, right = st.columns(2)
+    left.plotly_chart(charts.nation_race(race, "power_points"))
+    right.plotly_chart(charts.nation_race(race, "treasury"))
+    series = cache.load(queries.player_series, catalog, run, game_id)
+    left, right = st.columns(2)
+    left.plotly_chart(charts.player_series(series, "cash", "Cash", "cash (m)"))
+    right.plotly_chart(charts.player_series(series, "score", "Score if the game ended now (§10)", "points"))
+    st.plotly_chart(charts.control_timeline(cache.load(queries.control_segments, catalog, run, game_id)))
+    holdings = cache.load(queries.bond_ownership, catalog, run, game_id)
+    st.plotly_chart(charts.bond_ownership(holdings, int(game["nation_turns"])))
+
+
+def mean_metric(column, label: str, frequencies, hint: str | None = None) -> None:
+    """The mean of a per-game figure, its 95% t interval below it (none under 2 games)."""
+    mean, low, high = stats.mean_ci(frequencies["value"], frequencies["n"])
+    column.metric(label, f"{mean:.1f}", help=hint)
+    if not math.isnan(low):
+        column.caption(f"95% CI {low:.1f}–{high:.1f}")
+
+
+def whole_run(catalog, run: str) -> None:
+    """Every finished game of the run: lengths, who ends it, government changes, lead changes."""
+    lengths = cache.load(queries.frequencies, catalog, run, "rounds")
+    if lengths.empty:
+        st.info(f"Run {run} has no finished games.")
+        return
+    per_game = cache.load(queries.government_changes_per_game, catalog, run)
+    per_game = per_game.rename(columns={"changes": "value", "games": "n"})
+    leads = cache.load(queries.frequencies, catalog, run, "lead_changes")
+    cols = st.columns(4)
+    cols[0].metric("Finished games", int(lengths["n"].sum()))
+    mean_metric(cols[1], "Mean length (rounds)", lengths)
+    mean_metric(cols[2], "Government changes per game", per_game, hint="changes after investor turns (§9)")
+    mean_metric(cols[3], "Lead changes per game", leads,
+                hint="nation turns after which the score leader (score if the game ended then) is another seat")
+    left, right = st.columns(2)
+    left.plotly_chart(charts.counts_bar(lengths, "value", "n", "Game length", "rounds"))
+    right.plotly_chart(charts.ended_by(cache.load(queries.ended_by, catalog, run)))
+    left, right = st.columns(2)
+    left.plotly_chart(charts.counts_bar(per_game, "value", "n", "Government changes per game", "changes (§9)"))
+    right.plotly_chart(charts.change_rounds(cache.load(queries.government_change_rounds, catalog, run)))
+    st.plotly_chart(charts.counts_bar(leads, "value", "n", "How often the leading player changes", "lead changes"))
+
+
+st.title("Power & control")
+catalog, run = frame.catalog_path(), frame.selected_run()
+if run is None:
+    st.info("The catalogue has no runs yet: play some with `imperial simulate`.")
+    st.stop()
+game_tab, run_tab = st.tabs(["One game", "Whole run"])
+with game_tab:
+    one_game(catalog, run)
+with run_tab:
+    whole_run(catalog, run)
