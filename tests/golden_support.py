@@ -19,7 +19,7 @@ from pathlib import Path
 from core.bots import RandomBot
 from core.interface import make_game
 from core.play import play_game
-from tests.builders import act, position
+from tests.builders import act, maneuver, position
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 PERFT_FILE = GOLDEN / "perft.json"
@@ -73,22 +73,6 @@ def _random_until(config: dict, seed: int, stop) -> object:
     return state
 
 
-def _maneuver(active: str, units, govs: dict, players: int = 3, flags=None, treasury=None):
-    """Start of ``active``'s turn on production_1, then the free step to maneuver_1."""
-    nations = {}
-    for code in set(govs) | set(flags or {}):
-        nd = {"rondel": "production_1" if code == active else "factory"}
-        if code in govs:
-            nd["government"] = govs[code]
-        if flags and code in flags:
-            nd["flags"] = list(flags[code])
-        if treasury and code in treasury:
-            nd["treasury"] = treasury[code]
-        nations[code] = nd
-    s = position(players=players, units=units, nation=active, nations=nations)
-    act(s, "rondel maneuver_1")
-    assert s.decision_name() == "maneuver"
-    return s
 
 
 def perft_positions() -> list[tuple[str, str, object]]:
@@ -122,13 +106,13 @@ def perft_positions() -> list[tuple[str, str, object]]:
     add("import_t4", "T4: CN imports with treasury 5; urumqi occupied by a hostile RU army", s)
 
     add("maneuver_t7_convoy", "T7: RU armies x2 in vladivostok, fleets x2 sea_of_japan, x1 china_sea",
-        _maneuver("RU", ["RU army vladivostok x2", "RU fleet sea_of_japan x2", "RU fleet china_sea"], {"RU": 0}))
+        maneuver("RU", ["RU army vladivostok x2", "RU fleet sea_of_japan x2", "RU fleet china_sea"], {"RU": 0}))
     add("maneuver_t10_suez", "T10: US flag in north_africa (Suez); EU fleets, army paris; IN shipyard mumbai",
-        _maneuver("EU", ["EU fleet mediterranean_sea", "EU fleet rome", "EU army paris"],
+        maneuver("EU", ["EU fleet mediterranean_sea", "EU fleet rome", "EU army paris"],
                   {"EU": 0, "US": 1, "IN": 2}, flags={"US": ["north_africa"]}))
     add("maneuver_t6_battles", "T6: EU fleet north_atlantic; BR and US fleets in caribbean_sea; "
         "US flag in colombia (Panama); stationary battles in the mediterranean and berlin",
-        _maneuver("EU", ["EU fleet north_atlantic", "BR fleet caribbean_sea", "US fleet caribbean_sea",
+        maneuver("EU", ["EU fleet north_atlantic", "BR fleet caribbean_sea", "US fleet caribbean_sea",
                          "EU fleet mediterranean_sea", "IN fleet mediterranean_sea", "EU army berlin x3",
                          "RU army moscow", "IN army berlin hostile"],
                   {"EU": 0, "BR": 1, "US": 2, "RU": 1, "IN": 2}, flags={"US": ["colombia"]}))
@@ -141,11 +125,11 @@ def perft_positions() -> list[tuple[str, str, object]]:
     add("investor_t12", "T12: CN lands on investor; card holder A (CN 2, cash 4 + 2 interest + 2) may buy or "
         "upgrade", s)
     add("midgame_maneuver_4p", "a 4-player seeded random game, first maneuver with at least 8 actions after "
-        "150 steps", _random_until({"players": 4}, 11, _rich_maneuver()))
+        "150 steps", _random_until({"players": 4}, 11, _richmaneuver()))
     return out
 
 
-def _rich_maneuver():
+def _richmaneuver():
     steps = [0]
 
     def stop(state) -> bool:

@@ -1,4 +1,5 @@
-"""notebooks/02_compare_bond_distributions.ipynb runs from top to bottom against the small lab."""
+"""The notebooks run from top to bottom against the small lab, through the same library
+functions as the dashboard."""
 
 from __future__ import annotations
 
@@ -7,18 +8,30 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
-NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "02_compare_bond_distributions.ipynb"
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
 
-def test_compare_notebook_runs(lab, monkeypatch):
+def run_notebook(name: str, lab, monkeypatch) -> tuple[list, str, str]:
+    """(plotly figures, printed text, text/plain results) of the executed notebook."""
     monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(lab.catalog))  # the kernel inherits it
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOK.parent)}}
+    nb = nbformat.read(NOTEBOOKS / name, as_version=4)
+    NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}
                    ).execute()  # raises CellExecutionError on the first failing cell
     outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.outputs]
     figures = [o for o in outputs if "application/vnd.plotly.v1+json" in o.get("data", {})]
     text = "".join(o.get("text", "") for o in outputs)
+    plain = "".join(o.get("data", {}).get("text/plain", "") for o in outputs)
+    return figures, text, plain
+
+
+def test_explore_a_game_notebook_runs(lab, monkeypatch):
+    figures, text, _ = run_notebook("01_explore_a_game.ipynb", lab, monkeypatch)
+    assert len(figures) == 4  # map of a turn, rondel, bonds, final map
+    assert "(§5)" in text and "The game ends" in text and "(§10)" in text
+
+
+def test_compare_notebook_runs(lab, monkeypatch):
+    figures, text, plain = run_notebook("02_compare_bond_distributions.ipynb", lab, monkeypatch)
     assert len(figures) == 6  # win rates by seat and by starting government, four distributions
     assert "tests at alpha = 0.05, Holm-adjusted" in text
-    tables = "".join(o.get("data", {}).get("text/plain", "") for o in outputs)
-    assert all(run in tables for run in lab.runs)
+    assert all(run in plain for run in lab.runs)

@@ -7,35 +7,12 @@ from __future__ import annotations
 import pytest
 
 from core.imperial2030.board import NATIONS
-from tests.builders import act, legal_texts, position
+from tests.builders import act, legal_texts, maneuver, position
 from tests.rule_asserts import assert_illegal, kinds
 
 
 # ----- helpers -----
 
-def maneuver(active: str, units=(), govs=None, flags=None, factories=None, players=3, treasury=None):
-    """A position at the start of ``active``'s turn, its marker on `production_1`, then
-    `rondel maneuver_1` (one free step, §6) applied.
-
-    govs: {nation: seat} (default: the active nation is governed by seat 0); flags: {nation: [regions]};
-    factories: {nation: [regions]} (default: the starting factories)."""
-    govs = dict(govs or {active: 0})
-    nations = {}
-    for code in set(govs) | set(flags or {}) | set(factories or {}):
-        nd = {"rondel": "production_1" if code == active else "factory"}
-        if code in govs:
-            nd["government"] = govs[code]
-        if flags and code in flags:
-            nd["flags"] = list(flags[code])
-        if factories and code in factories:
-            nd["factories"] = list(factories[code])
-        if treasury and code in treasury:
-            nd["treasury"] = treasury[code]
-        nations[code] = nd
-    s = position(players=players, units=units, nation=active, nations=nations)
-    act(s, "rondel maneuver_1")
-    assert s.decision_name() == "maneuver"
-    return s
 
 
 def count(s, nation: str, unit: str, region: str, stance: str | None = None) -> int:
