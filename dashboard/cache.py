@@ -5,9 +5,15 @@ Answers are keyed by the catalogue path, the runs' fingerprint (their rows of th
 fingerprint, so a page never shows a stale answer, while unchanged runs are answered from memory.
 One cached function serves every query, keyed also by the query's name: Streamlit keys a cache by
 the function's code, so wrappers made by one factory would share (and mix up) a single cache.
+
+The runs table itself (the run list and the fingerprints) is read once per state of the catalogue
+file: opening the catalogue costs tens of milliseconds, a page asks for a dozen answers per rerun,
+and every registration of a run writes the file (or its write-ahead log), which changes its stamp.
 """
 
 from __future__ import annotations
+
+import os
 
 import streamlit as st
 
@@ -22,7 +28,7 @@ def _answer(name: str, catalog: str, fingerprint: tuple, runs, args: tuple):
 def load(query, catalog, runs, *args):
     """``query(catalog, runs, *args)`` through the cache; ``runs`` is one run name or a tuple of them."""
     runs = runs if isinstance(runs, str) else tuple(runs)
-    return _answer(query.__name__, str(catalog), queries.fingerprint(catalog, runs), runs, args)
+    return _answer(query.__name__, str(catalog), fingerprint(catalog, runs), runs, args)
 
 
 @st.cache_data(show_spinner="Comparing the runs ...", max_entries=64)
@@ -33,4 +39,30 @@ def _comparison(catalog: str, fingerprint: tuple, runs: tuple) -> comparison.Com
 def compare(catalog, runs) -> comparison.Comparison:
     """``comparison.load(catalog, runs)`` through the cache (the runs in any order)."""
     runs = tuple(sorted(runs))
-    return _comparison(str(catalog), queries.fingerprint(catalog, runs), runs)
+    return _comparison(str(catalog), fingerprint(catalog, runs), runs)
+
+
+def runs(catalog):
+    """``queries.runs(catalog)``, read again only when the catalogue file has changed."""
+    return _runs(str(catalog), _stamp(catalog))
+
+
+def fingerprint(catalog, runs) -> tuple:
+    """``queries.fingerprint(catalog, runs)``, read again only when the catalogue file has changed."""
+    return _fingerprint(str(catalog), _stamp(catalog), runs)
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _runs(catalog: str, stamp: tuple):
+    return queries.runs(catalog)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _fingerprint(catalog: str, stamp: tuple, runs) -> tuple:
+    return queries.fingerprint(catalog, runs)
+
+
+def _stamp(catalog) -> tuple:
+    """The change times of the catalogue file and of its write-ahead log (0 for a missing file)."""
+    paths = (str(catalog), f"{catalog}.wal")
+    return tuple(os.stat(path).st_mtime_ns if os.path.exists(path) else 0 for path in paths)

@@ -11,6 +11,7 @@ import math
 
 import pandas as pd
 import plotly.graph_objects as go
+import plotly.io as pio
 from plotly.subplots import make_subplots
 
 from dashboard.style import NATION_COLOURS, NATION_NAMES, PLAYER_COLOURS, nation_order, player_label, run_colour
@@ -19,6 +20,10 @@ GAME_END_PP = 25  # power points that end the game (§10)
 CAUSE_SYMBOLS = {"setup": "circle-open", "investor": "diamond"}
 HEIGHT = 380
 MAX_BINS = 25
+# plotly_white for the two trace types drawn here: the whole template (defaults for 24 trace types)
+# costs 10 ms a figure to assign and to send, a third of a page's render once its answers are cached.
+_WHITE = pio.templates["plotly_white"]
+TEMPLATE = go.layout.Template(layout=_WHITE.layout, data={"bar": _WHITE.data.bar, "scatter": _WHITE.data.scatter})
 
 
 LEGEND_ABOVE = {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0}
@@ -27,7 +32,7 @@ LEGEND_RIGHT = {"orientation": "v", "yanchor": "top", "y": 1, "x": 1.02}  # for 
 
 def _layout(fig: go.Figure, title: str, x: str, y: str, height: int = HEIGHT, legend: dict = LEGEND_ABOVE) -> go.Figure:
     """The common frame: title, axis titles, the legend, a height that fits a laptop screen."""
-    fig.update_layout(title=title, xaxis_title=x, yaxis_title=y, height=height, template="plotly_white",
+    fig.update_layout(title=title, xaxis_title=x, yaxis_title=y, height=height, template=TEMPLATE,
                       legend=legend, margin={"l": 60, "r": 20, "t": 80, "b": 50}, hovermode="x unified")
     return fig
 
@@ -164,8 +169,12 @@ def win_rates(rates: pd.DataFrame, key: str, title: str, expected: float | None 
                              hovertemplate=f"{run}: %{{y:.0%}} (%{{customdata[0]}} of %{{customdata[1]}})"
                                            f"<extra></extra>"))
     if expected is not None:
-        fig.add_hline(y=expected, line_dash="dot", line_color="#555", annotation_text=f"fair share {expected:.0%}")
+        # The label sits on the bars of the last seat: a white ground keeps it readable.
+        fig.add_hline(y=expected, line_dash="dot", line_color="#555", annotation_text=f"fair share {expected:.0%}",
+                      annotation_bgcolor="rgba(255,255,255,0.85)")
     fig.update_layout(barmode="group", hovermode="closest")
+    if key == "nation":  # the rulebook's order, as everywhere else (the query sorts them by name)
+        fig.update_xaxes(categoryorder="array", categoryarray=nation_order())
     fig.update_yaxes(tickformat=".0%", rangemode="tozero")
     return _layout(fig, title, "seat" if key == "seat" else "nation governed at the start", "win rate (95% CI)")
 

@@ -18,7 +18,7 @@ import streamlit as st
 from core.catalog import DEFAULT_CATALOG
 from core.errors import ImperialError
 from core.setups import SETUPS_DIR
-from dashboard import queries, simulations
+from dashboard import cache, simulations
 
 CATALOG_ENV, SETUPS_ENV, DEFAULT_GAMES_ENV = "IMPERIAL_LAB_CATALOG", "IMPERIAL_LAB_SETUPS", "IMPERIAL_LAB_DEFAULT_GAMES"
 RUN_KEY = "run"
@@ -37,10 +37,10 @@ def setups_dir() -> Path:
 def ensure_dataset(catalog: Path) -> None:
     """A catalogue without runs (a fresh machine) gets the default dataset, played here with a
     progress bar: DEFAULT_SETUPS with the default bot in every seat. Later starts find the runs."""
-    if not queries.runs(catalog).empty:
+    if not cache.runs(catalog).empty:
         return
     with _FIRST_START:
-        if not queries.runs(catalog).empty:  # another session played it while this one waited
+        if not cache.runs(catalog).empty:  # another session played it while this one waited
             return
         games = int(os.environ.get(DEFAULT_GAMES_ENV) or simulations.DEFAULT_GAMES)
         bot, setups = simulations.default_bot(), simulations.DEFAULT_SETUPS
@@ -66,7 +66,7 @@ def progress_callback(bar):
 
 def run_picker(catalog: Path) -> None:
     """The sidebar's choice of run (newest first), shared by the pages through ``selected_run``."""
-    runs = queries.runs(catalog).set_index("name")
+    runs = cache.runs(catalog).set_index("name")
     if runs.empty:
         st.sidebar.info("No runs in the catalogue.")
         return

@@ -109,7 +109,9 @@ def map_figure(position: dict, height: int = 640) -> go.Figure:
                      *unit_traces(regions), *legend_traces(), label_trace()])
     fig.update_layout(
         height=height, margin=dict(l=0, r=0, t=0, b=0), plot_bgcolor=SEA_COLOUR, paper_bgcolor="rgba(0,0,0,0)",
-        legend=dict(orientation="h", x=0, y=0, yanchor="top", font=dict(size=11), itemsizing="constant"),
+        # "normal" order: grouped (the default with legend groups) stacks the unit shapes in a column.
+        legend=dict(orientation="h", x=0, y=0, yanchor="top", font=dict(size=11), itemsizing="constant",
+                    traceorder="normal"),
         hoverlabel=dict(align="left"), dragmode="pan",
         xaxis=dict(range=[-180, 180], visible=False, fixedrange=False),
         # Latitude is stretched (units are placed with the same factor) to fill a laptop-wide plot.
@@ -220,7 +222,7 @@ def label_trace() -> go.Scatter:
     regions = board()["regions"]
     return go.Scatter(x=[r["lon"] for r in regions], y=[r["lat"] for r in regions], mode="text",
                       name="Region names", text=[r["name"] for r in regions], textposition="bottom center",
-                      textfont=dict(size=8, color="#555555"), hoverinfo="skip")
+                      textfont=dict(size=9, color="#333333"), hoverinfo="skip")
 
 
 # ----- units -----

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 from pathlib import Path
 
 from core.bots import BOTS
@@ -21,6 +22,10 @@ DEFAULT_GAMES = 150  # per setup: a first start plays 300 games, about half a mi
 DEFAULT_SEED = 1
 CHUNKS_PER_RUN = 10  # progress moves in steps of a chunk: about a tenth of a run
 MIN_CHUNK = 10
+# Sessions share the server process, and Streamlit starts a rerun (Enter in the form, then its button)
+# while the previous run of the script still plays: two plays of one run would write its folder at
+# once. They take turns; the second finds the run finished (or resumes it) and returns.
+_PLAYING = threading.Lock()
 
 
 def default_bot() -> str:
@@ -41,9 +46,14 @@ def simulate_setups(catalog, setups, games: int, bot: str, seed: int = DEFAULT_S
     """Play ``games`` games of ``bot`` in every seat for each setup (a preset or the name of a file of
     ``setups_dir``), into the catalogue; returns the run names. ``on_progress(done, total)`` counts
     the games of all setups together."""
+    with _PLAYING:
+        return _play_setups(catalog, setups, games, bot, seed, Path(setups_dir), on_progress)
+
+
+def _play_setups(catalog, setups, games: int, bot: str, seed: int, setups_dir: Path, on_progress) -> list[str]:
     total, names = games * len(setups), []
     for i, setup in enumerate(setups):
-        source = _setup_source(setup, Path(setups_dir))
+        source = _setup_source(setup, setups_dir)
         players = load_setup(source)["players"]
         chunk = max(MIN_CHUNK, math.ceil(games / CHUNKS_PER_RUN))
         report = None if on_progress is None else (lambda done, _, before=i * games: on_progress(before + done, total))

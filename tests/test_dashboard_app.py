@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shutil
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -141,6 +142,16 @@ def test_first_start_plays_the_default_dataset_then_compares(tmp_path, setups, m
     assert at.multiselect(key="compare_runs").value == [*expected, "standard-random-2-s1"]  # joins the chosen runs
     assert progress[-1] == (2, 2)
     assert len(at.get("plotly_chart")) == 2 + 4
+
+
+def test_two_plays_of_one_run_at_once_take_turns(tmp_path):
+    """Streamlit starts a rerun (Enter in the form, then its button) while the previous run of the
+    script still plays, and sessions share the process: both plays of one run must succeed."""
+    catalog = tmp_path / "lab.duckdb"
+    with ThreadPoolExecutor(2) as pool:
+        played = list(pool.map(lambda _: simulations.simulate_setups(catalog, ["standard"], 4, "random"), range(2)))
+    assert played == [["standard-random-4-s1"]] * 2
+    assert list(list_runs(catalog)["games"]) == [4]
 
 
 def test_dashboard_command_runs_streamlit_headless(monkeypatch, tmp_path):

@@ -15,6 +15,8 @@ from dashboard.style import player_label
 
 RUNS_KEY = "compare_runs"
 PENDING_KEY = "compare_pending"  # runs just played, selected on the next rerun (before the widget exists)
+# The grid sizes columns by their first characters, which cut run names such as even_spread-heuristic-150-s1.
+RUN_COLUMN = {"run": st.column_config.TextColumn("run", width="medium")}
 
 
 def new_comparison(catalog) -> None:
@@ -51,7 +53,7 @@ def new_comparison(catalog) -> None:
 
 
 def choose_runs(catalog) -> tuple[str, ...]:
-    names = list(queries.runs(catalog)["name"])
+    names = list(cache.runs(catalog)["name"])
     if PENDING_KEY in st.session_state:
         played = [name for name in st.session_state.pop(PENDING_KEY) if name in names]
         # One new run joins the runs already chosen; two or more are a comparison of their own.
@@ -86,7 +88,7 @@ def win_rates(result: comparison.Comparison, overview) -> None:
                                         "Win rate of the player governing each nation at the start"))
     table = result.balance.assign(best_seat=result.balance["best_seat"].map(player_label),
                                   worst_seat=result.balance["worst_seat"].map(player_label))
-    st.dataframe(table, hide_index=True, column_config={
+    st.dataframe(table, hide_index=True, column_config=RUN_COLUMN | {
         "balance": st.column_config.NumberColumn("balance", format="%.2f",
                                                  help="1 − the largest gap between the seats' win rates"),
         "best_rate": st.column_config.NumberColumn(format="percent"),
@@ -100,7 +102,7 @@ def distributions(result: comparison.Comparison) -> None:
         label, unit = METRIC_LABELS[metric]
         columns[i % 2].plotly_chart(charts.distributions(result.frequencies[metric], label, unit))
     table = result.metrics.assign(metric=result.metrics["metric"].map(lambda m: METRIC_LABELS[m][0]))
-    st.dataframe(table, hide_index=True, column_config={
+    st.dataframe(table, hide_index=True, column_config=RUN_COLUMN | {
         "low": st.column_config.NumberColumn("95% CI low", format="%.1f"),
         "high": st.column_config.NumberColumn("95% CI high", format="%.1f"),
         "mean": st.column_config.NumberColumn(format="%.1f")})
@@ -114,7 +116,7 @@ if len(runs) < 2:
     st.info("Choose two or more runs to compare, or play a new comparison above.")
     st.stop()
 overview = cache.load(queries.overview, catalog, runs)
-st.dataframe(overview, hide_index=True)
+st.dataframe(overview, hide_index=True, column_config=RUN_COLUMN)
 if overview["bots"].nunique() > 1:
     st.warning("These runs use different bots: a difference may come from the bots rather than the setup.")
 result = cache.compare(catalog, runs)

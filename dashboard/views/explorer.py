@@ -28,6 +28,7 @@ from dashboard.timeline import Snapshot, Timeline, event_groups, timeline_from_t
 
 TURN_KEY, ACTION_KEY, PLAY_KEY = "explorer_turn", "explorer_action", "explorer_playing"
 GAME_KEY, TICKING_KEY = "explorer_game", "explorer_ticking"
+SHOWN_KEY = "explorer_shown_turn"  # the turn last shown, kept while another page drops the slider's state
 CATALOGUE, UPLOAD = "a run of the catalogue", "an uploaded move log"
 PLAY_SECONDS = 1.0  # one nation turn per second while playing
 PLURALS = {"flag": "flags", "army": "armies", "fleet": "fleets", "factory": "factories"}
@@ -63,8 +64,11 @@ def _stamp(catalog) -> int:
 
 def choose_game() -> tuple[tuple, Timeline] | None:
     """(a key naming the game, its timeline), or None when there is nothing to show yet."""
-    source = st.radio("Explore", (CATALOGUE, UPLOAD), horizontal=True, key="explorer_source")
-    return _from_catalogue() if source == CATALOGUE else _from_upload()
+    # Side by side, so that the step controls and the top of the map fit a laptop's screen.
+    left, right = st.columns([1, 3])
+    source = left.radio("Explore", (CATALOGUE, UPLOAD), key="explorer_source")
+    with right:
+        return _from_catalogue() if source == CATALOGUE else _from_upload()
 
 
 def _from_catalogue() -> tuple[tuple, Timeline] | None:
@@ -144,15 +148,18 @@ def explorer(timeline: Timeline) -> None:
         st.session_state[TURN_KEY] = min(st.session_state[TURN_KEY] + 1, last)
         if st.session_state[TURN_KEY] == last:
             st.session_state[PLAY_KEY] = False
-    turn = _controls(timeline, last, playing)
+    turn, toggle_slot = _controls(timeline, last, playing)
+    st.session_state[SHOWN_KEY] = turn
     snapshot = timeline.snapshots[turn]
-    position, groups = _chosen_step(snapshot, playing)
+    position, groups = _chosen_step(snapshot, playing, toggle_slot)
     _views(snapshot, position, groups)
 
 
-def _controls(timeline: Timeline, last: int, playing: bool) -> int:
+def _controls(timeline: Timeline, last: int, playing: bool) -> tuple[int, object]:
+    """The step buttons and the turn slider: the chosen turn, and the row's free end (for the
+    action-by-action toggle, which needs the chosen turn)."""
     turn = st.session_state[TURN_KEY]
-    buttons = st.columns([1, 1, 1, 1, 1.1, 3])
+    buttons = st.columns([1, 1, 1, 1, 1.1, 3], vertical_alignment="center")
     steps = (("First", ":material/first_page:", 0), ("Back", ":material/chevron_left:", max(turn - 1, 0)),
              ("Next", ":material/chevron_right:", min(turn + 1, last)), ("Last", ":material/last_page:", last))
     for col, (label, icon, target) in zip(buttons, steps):
@@ -161,17 +168,18 @@ def _controls(timeline: Timeline, last: int, playing: bool) -> int:
     buttons[4].button("Pause" if playing else "Play", icon=":material/pause:" if playing else ":material/play_arrow:",
                       key="explorer_play", on_click=toggle_play, type="primary", width="stretch",
                       disabled=turn == last and not playing)
-    return st.select_slider("Nation turn", options=range(last + 1), key=TURN_KEY, disabled=playing,
+    turn = st.select_slider("Nation turn", options=range(last + 1), key=TURN_KEY, disabled=playing,
                             format_func=lambda k: _turn_label(timeline.snapshots[k]))
+    return turn, buttons[5]
 
 
 def _turn_label(snapshot: Snapshot) -> str:
     return "setup" if snapshot.turn == 0 else f"{snapshot.turn} · {snapshot.nation}"
 
 
-def _chosen_step(snapshot: Snapshot, playing: bool) -> tuple[dict, list]:
+def _chosen_step(snapshot: Snapshot, playing: bool, toggle_slot) -> tuple[dict, list]:
     """The position and event groups to show: the whole turn, or one of its actions."""
-    by_action = st.toggle("Action by action", key="explorer_by_action", disabled=playing or not snapshot.actions,
+    by_action = toggle_slot.toggle("Action by action", key="explorer_by_action", disabled=playing or not snapshot.actions,
                           help="step through the actions of this turn: the views show the position after "
                                "the chosen action and its events")
     if not by_action or playing or not snapshot.actions:
@@ -250,6 +258,8 @@ def main() -> None:
         st.session_state[GAME_KEY] = key
         st.session_state[TURN_KEY] = 0
         st.session_state[PLAY_KEY] = False
+    elif TURN_KEY not in st.session_state:  # back from another page: Streamlit forgot the slider, not the turn
+        st.session_state[TURN_KEY] = st.session_state.get(SHOWN_KEY, 0)
     playing = st.session_state[PLAY_KEY]
     st.session_state[TICKING_KEY] = playing
     st.fragment(explorer, run_every=PLAY_SECONDS if playing else None)(timeline)

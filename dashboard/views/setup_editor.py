@@ -77,7 +77,7 @@ if errors:
     st.stop()
 doc = setup_table.document(players, description)
 st.success("The distribution is valid.")
-left, right = st.columns([1, 2])
+left, right = st.columns(2)  # a third of the width cuts the seat table's last column
 left.dataframe(setup_table.seat_summary(doc))
 right.dataframe(setup_table.nation_summary(doc))
 save_form(doc, folder, description)

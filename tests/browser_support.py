@@ -1,0 +1,113 @@
+"""The dashboard in a real browser, shared by tests/test_dashboard_browser.py and
+scripts/bench_dashboard.py: a Streamlit server on a free port (always stopped), Debian's chromium
+through Playwright, and the waits that tell when Streamlit has finished drawing a page.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+from playwright.sync_api import Page, expect, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = ROOT / "dashboard" / "app.py"
+CHROMIUM = "/usr/bin/chromium"  # Debian's, installed by scripts/test: no browser download
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+LAPTOP = {"width": 1366, "height": 768}
+START_SECONDS = 60  # the server's start-up, polled
+
+
+@contextmanager
+def dashboard_server(catalog: Path, setups: Path | None = None):
+    """``streamlit run dashboard/app.py`` on the catalogue; yields its address, stops it on exit."""
+    port = _free_port()
+    env = {**os.environ, "IMPERIAL_LAB_CATALOG": str(catalog)}
+    if setups is not None:
+        env["IMPERIAL_LAB_SETUPS"] = str(setups)
+    command = [sys.executable, "-m", "streamlit", "run", str(APP), "--server.headless", "true",
+               "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
+    # A session of its own, so that stopping it also stops whatever it started (e.g. Dask workers).
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              start_new_session=True)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        _wait_until_up(url, server)
+        yield url
+    finally:
+        _stop(server)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_until_up(url: str, server: subprocess.Popen) -> None:
+    """Poll Streamlit's health endpoint: the only sleep, while the server starts."""
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"streamlit exited with status {server.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"streamlit did not answer on {url} within {START_SECONDS} s")
+
+
+def _stop(server: subprocess.Popen) -> None:
+    if server.poll() is None:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+
+
+@contextmanager
+def chromium():
+    """Debian's chromium, headless; closed on exit."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def heading(page: Page, text: str):
+    return page.get_by_role("heading", name=text, exact=True)
+
+
+def open_page(page: Page, link: str, title: str) -> None:
+    """Follow the sidebar's link and wait for the page's title."""
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name=link).click()
+    expect(heading(page, title)).to_be_visible()
+
+
+def charts_drawn(page: Page, count: int) -> None:
+    """``count`` plotly charts drawn by plotly.js (not just Streamlit's placeholders for them)."""
+    expect(page.locator("[data-testid='stPlotlyChart'] .js-plotly-plot")).to_have_count(count)
+
+
+def idle(page: Page) -> None:
+    """The page has settled: no script running (Streamlit's status widget with Stop), no element of the
+    previous run left over (faded: data-stale) and none still loading (a grey skeleton). Wait for the
+    content a run must show first: right after a click the old page still looks settled."""
+    expect(page.get_by_test_id("stStatusWidget")).to_be_hidden()
+    expect(page.locator("[data-stale='true']")).to_have_count(0)
+    expect(page.get_by_test_id("stSkeleton")).to_have_count(0)
