@@ -35,12 +35,10 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 from core.simulate import simulate  # noqa: E402
 from dashboard import cache, charts, comparison, mapview  # noqa: E402, F401  (imported once, before timing)
 from dashboard.app import PAGES, PAGES_DIR  # noqa: E402
-from tests.browser_support import LAPTOP, charts_drawn, chromium, dashboard_server, heading, idle  # noqa: E402
+from tests.browser_support import CHARTS, LAPTOP, charts_drawn, chromium, dashboard_server, heading, idle  # noqa: E402
 
 RUNS = (("", "standard"), ("_even", "even_spread"))  # run name after "bench10k", setup
 TIMEOUT_S = 300  # one render, however slow: a figure is wanted, not a failure
-# The content each page must show once drawn: plotly charts (the Power page draws both tabs).
-CHARTS = {"explorer.py": 3, "power.py": 6 + 5, "compare.py": 2 + 4, "setup_editor.py": 0}
 
 
 def main() -> None:
@@ -76,9 +74,9 @@ def _build_runs(catalog: Path, folder: Path, name: str, games: int, workers: int
         start = time.perf_counter()
         summary = simulate(folder / f"{name}{suffix}", games, 4, setup, ["heuristic"] * 4, seed=1, workers=workers,
                            catalog=catalog)
-        print(f"run {summary['run']}: {summary['games']} games of {setup} ({summary['played_chunks']} chunks played now, "
-              f"{time.perf_counter() - start:.1f} s); rows: "
-              + ", ".join(f"{table} {rows:,}" for table, rows in summary["rows"].items()))
+        rows = ", ".join(f"{table} {count:,}" for table, count in summary["rows"].items())
+        print(f"run {summary['run']}: {summary['games']} games of {setup} ({summary['played_chunks']} chunks "
+              f"played now, {time.perf_counter() - start:.1f} s); rows: {rows}")
 
 
 # ----- AppTest -----

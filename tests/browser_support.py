@@ -24,6 +24,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 LAPTOP = {"width": 1366, "height": 768}
 START_SECONDS = 60  # the server's start-up, polled
+# The plotly charts each page (file in dashboard/views) draws; Power draws both of its tabs.
+CHARTS = {"explorer.py": 3, "power.py": 6 + 5, "compare.py": 2 + 4, "setup_editor.py": 0}
 
 
 @contextmanager

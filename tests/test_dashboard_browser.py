@@ -16,13 +16,13 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from core.setups import SETUPS_DIR
-from tests.browser_support import LAPTOP, ROOT, charts_drawn, chromium, dashboard_server, heading, idle, open_page
+from tests.browser_support import (CHARTS, LAPTOP, ROOT, charts_drawn, chromium, dashboard_server, heading, idle,
+                                   open_page)
 
 SCREENSHOTS = ROOT / "screenshots"
 WAIT_MS = 30_000  # any one thing the browser waits for (the machine may be busy with other jobs)
 PLAY_MS = 90_000  # the small comparison: two runs of a few heuristic games in the server's process
 COMPARE_GAMES = 6  # per setup: one chunk each, so no Dask cluster is started
-CHARTS = {"explorer": 3, "power": 6 + 5, "compare": 2 + 4}  # power: one game's, then the whole run's tab
 BAD_LOG = "\n".join([
     '{"game": "imperial2030", "format": 1, "config": {"players": 4, "setup": "standard"}}',
     '{"player": -1, "action": "deal RU,CN,IN,BR"}',
@@ -98,22 +98,22 @@ def step_a_game(page: Page) -> None:
 
 
 def test_every_page_opens_from_the_sidebar(page):
-    charts_drawn(page, CHARTS["explorer"])
+    charts_drawn(page, CHARTS["explorer.py"])
     screenshot(page, "explorer")
     open_page(page, "Power & control", "Power & control")
     expect(page.get_by_role("heading", name=re.compile(r"^Game 0 of "))).to_be_visible()
-    charts_drawn(page, CHARTS["power"])
+    charts_drawn(page, CHARTS["power.py"])
     screenshot(page, "power")
     open_page(page, "Compare bond distributions", "Compare bond distributions")
     expect(heading(page, "Summary")).to_be_visible()
-    charts_drawn(page, CHARTS["compare"])
+    charts_drawn(page, CHARTS["compare.py"])
     screenshot(page, "compare")
     open_page(page, "Setup editor", "Setup editor")
     expect(page.get_by_text("No bond is given to anybody")).to_be_visible()
     screenshot(page, "setup_editor")
     open_page(page, "Game explorer", "Game explorer")  # back again: the explorer keeps its game and turn
     expect(turn_heading(page)).to_have_text("Setup")
-    charts_drawn(page, CHARTS["explorer"])
+    charts_drawn(page, CHARTS["explorer.py"])
 
 
 def test_explorer_steps_through_a_game_and_keeps_its_turn(page):
@@ -135,7 +135,7 @@ def test_compare_plays_a_small_comparison(page):
         expect(chosen.get_by_text(f"{setup}-heuristic-{COMPARE_GAMES}-s1", exact=True)).to_be_visible(timeout=PLAY_MS)
     expect(page.get_by_test_id("stProgress")).to_be_hidden()
     expect(heading(page, "Summary")).to_be_visible()
-    charts_drawn(page, CHARTS["compare"])
+    charts_drawn(page, CHARTS["compare.py"])
     screenshot(page, "compare_played")
 
 

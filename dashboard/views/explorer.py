@@ -179,9 +179,10 @@ def _turn_label(snapshot: Snapshot) -> str:
 
 def _chosen_step(snapshot: Snapshot, playing: bool, toggle_slot) -> tuple[dict, list]:
     """The position and event groups to show: the whole turn, or one of its actions."""
-    by_action = toggle_slot.toggle("Action by action", key="explorer_by_action", disabled=playing or not snapshot.actions,
-                          help="step through the actions of this turn: the views show the position after "
-                               "the chosen action and its events")
+    by_action = toggle_slot.toggle("Action by action", key="explorer_by_action",
+                                   disabled=playing or not snapshot.actions,
+                                   help="step through the actions of this turn: the views show the position "
+                                        "after the chosen action and its events")
     if not by_action or playing or not snapshot.actions:
         return snapshot.position, event_groups(snapshot)
     steps = {a.index: a for a in snapshot.actions}
