@@ -126,7 +126,9 @@ def build_board(board: dict, tables: dict, board_file: str = "board.json", table
             continue
         for field in ("nation", "factory_slot", "shipyard_sea", "starting_factory"):
             _need(r, field, where)
-        home_nation[i] = nation_index(r["nation"])
+        if r["nation"] not in NATIONS:
+            raise DataError(f"{where}: unknown nation {r['nation']!r}")
+        home_nation[i] = NATIONS.index(r["nation"])
         if r["factory_slot"] not in ("armaments", "shipyard"):
             raise DataError(f"{where}: factory_slot must be 'armaments' or 'shipyard', got {r['factory_slot']!r}")
         slot[i] = SLOTS[r["factory_slot"]]
