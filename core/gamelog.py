@@ -125,14 +125,24 @@ def replay(source):
     return replay_game(source).state
 
 
-def replay_game(source) -> PlayedGame:
-    """Like ``replay``, but the whole PlayedGame (actions and the count of decisions)."""
+def replay_game(source, on_start=None, on_step=None) -> PlayedGame:
+    """Like ``replay``, but the whole PlayedGame (actions and the count of decisions).
+
+    The hooks follow ``core.play.play_game``, so recorders work on live and replayed games alike:
+    ``on_start(state, header)`` sees the initial state and the log's header (seed, bots),
+    ``on_step(state, player, action, events)`` runs after every checked line.
+    """
     name, header_line, header, records = _parse(source)
     game, state = _start(name, header_line, header["config"])
+    if on_start is not None:
+        on_start(state, header)
     played = PlayedGame(game.config, state)
     for number, player, text in records:
-        played.actions.append((player, _step(name, number, state, player, text)))
+        action = _step(name, number, state, player, text)
+        played.actions.append((player, action))
         played.decisions += player != CHANCE
+        if on_step is not None:
+            on_step(state, player, action, state.events)
     return played
 
 

@@ -18,7 +18,7 @@ import traceback
 from itertools import chain
 from typing import TYPE_CHECKING
 
-from core.gamelog import _parse, _start, _step, write_log
+from core.gamelog import replay_game, write_log
 from core.imperial2030.board import NATIONS, SPACES
 from core.imperial2030.scoring import scores
 from core.interface import CHANCE
@@ -331,18 +331,18 @@ def record_replay(lines_or_path, run: str, game_id: int, setup: str) -> dict[str
     A log that stops before the end gives an ``unfinished`` game. ``seed`` and ``bots`` come from
     the header when it has them.
     """
-    name, header_line, header, records = _parse(lines_or_path)
-    _, state = _start(name, header_line, header["config"])
-    seed, bots = header.get("seed"), header.get("bots")
-    seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
-    bots = [str(b) for b in bots] if isinstance(bots, list) else []
-    recorder = GameRecorder(run, game_id, seed, setup, bots)
-    recorder.begin(state)
-    for number, player, text in records:
-        action = _step(name, number, state, player, text)
-        recorder.step(state, player, action, state.events)
-    recorder.finish(state)
-    return recorder.rows
+    recorders = []
+
+    def begin(state, header) -> None:
+        seed, bots = header.get("seed"), header.get("bots")
+        seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+        bots = [str(b) for b in bots] if isinstance(bots, list) else []
+        recorders.append(GameRecorder(run, game_id, seed, setup, bots))
+        recorders[0].begin(state)
+
+    played = replay_game(lines_or_path, on_start=begin, on_step=lambda *step: recorders[0].step(*step))
+    recorders[0].finish(played.state)
+    return recorders[0].rows
 
 
 def merge_rows(many: list[dict]) -> dict[str, list[tuple]]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 # The line-numbered reader and stepper of core.gamelog (core.tables records replays with them too):
 # the public replay() returns only the final state, and the explorer needs every action's events.
-from core.gamelog import _parse, _start, _step
+from core.gamelog import replay_game
 
 
 @dataclass(frozen=True)
@@ -64,17 +64,23 @@ def timeline_from_text(text: str, name: str = "<log>") -> Timeline:
 
 def timeline_from_lines(source) -> Timeline:
     """Replay a move log (a path or an iterable of lines), every line checked as by ``imperial replay``."""
-    name, header_line, header, records = _parse(source)
-    _, state = _start(name, header_line, header["config"])
     builder = _Builder()
-    # The setup's own events (starting cash; with a fixed deal or a custom distribution the whole
-    # setup and the opening of turn 1) come with the initial state, before any action.
-    builder.add([e.to_json() for e in state.events], state.to_json())
-    for index, (number, player, text) in enumerate(records, 1):
-        _step(name, number, state, player, text)
-        step = ActionStep(index, player, text, [e.to_json() for e in state.events], state.to_json())
-        builder.add(step.events, step.position, step)
-    return Timeline(header, builder.finish(state.to_json()))
+    header: dict = {}
+
+    def begin(state, log_header) -> None:
+        header.update(log_header)
+        # The setup's own events (starting cash; with a fixed deal or a custom distribution the
+        # whole setup and the opening of turn 1) come with the initial state, before any action.
+        builder.add([e.to_json() for e in state.events], state.to_json())
+
+    def step(state, player, action, events) -> None:
+        index = builder.actions + 1
+        done = ActionStep(index, player, state.action_to_string(action), [e.to_json() for e in events],
+                          state.to_json())
+        builder.add(done.events, done.position, done)
+
+    played = replay_game(source, on_start=begin, on_step=step)
+    return Timeline(header, builder.finish(played.state.to_json()))
 
 
 class _Builder:
@@ -83,10 +89,12 @@ class _Builder:
     def __init__(self):
         self.done: list[Snapshot] = []
         self.current = Snapshot(0, 0, None, None, {})
+        self.actions = 0
 
     def add(self, events: list[dict], position: dict, step: ActionStep | None = None) -> None:
         """The events of one action (or of the initial state) and the position after them."""
         if step is not None:
+            self.actions += 1
             self.current.actions.append(step)
         for event in events:
             if event["kind"] == "nation_turn":
