@@ -1,15 +1,22 @@
-"""The catalogue of runs (README "Batch runs"): an embedded DuckDB file with a ``runs`` table and,
+"""The catalogue of runs (docs/batch-runs.md): an embedded DuckDB file with a ``runs`` table and,
 per recorded table, a view over the Parquet files of every registered run, so that a question
 across runs is one SQL query:
 
     SELECT run, count(*) FROM games GROUP BY run
 
 The views list the files of finished chunks by name; they are rebuilt whenever a run is
-registered (a resumed run registers again), and skip runs whose folder has gone.
+registered (a resumed run registers again), and skip runs whose folder has gone or is damaged.
+
+Readers are sandboxed: ``connect(read_only=True)`` attaches the file read-only to a private
+in-memory database that may read only the table folders of the registered runs (DuckDB's
+``allowed_directories``, then ``enable_external_access = false`` and ``lock_configuration``), and
+``query`` runs a single SELECT. So a query can neither write nor read any other file.
 """
 
 from __future__ import annotations
 
+import logging
+import os
 from datetime import datetime
 from pathlib import Path
 
@@ -17,9 +24,13 @@ import duckdb
 
 from core import runstore
 from core.errors import ImperialError
+from core.runstore import RunError
 from core.tables import TABLES
 
 DEFAULT_CATALOG = Path(__file__).resolve().parents[1] / "data" / "lab.duckdb"
+CATALOG_ENV = "IMPERIAL_LAB_CATALOG"
+ALIAS = "catalogue"  # the attached file's name inside a reader's in-memory database
+MESSAGE_LIMIT = 300  # characters of a DuckDB error kept in a CatalogError (its first line)
 RUNS_TABLE = """
 CREATE TABLE IF NOT EXISTS runs (
     name VARCHAR PRIMARY KEY,  -- the run's name, also the ``run`` column of its tables
@@ -33,6 +44,10 @@ CREATE TABLE IF NOT EXISTS runs (
     status VARCHAR,            -- complete, partial (interrupted: resume it) or imported
     chunks INTEGER             -- finished chunks
 )"""
+# A reader writes nothing: no spilling to a temporary folder, no scan of the caller's Python variables.
+READER_CONFIG = {"temp_directory": "", "python_enable_replacements": False}
+
+log = logging.getLogger(__name__)
 
 
 class CatalogError(ImperialError):
@@ -42,83 +57,238 @@ class CatalogError(ImperialError):
 INT_TYPES = {"8": "TINYINT", "16": "SMALLINT", "32": "INTEGER", "64": "BIGINT"}
 
 
-def connect(catalog=DEFAULT_CATALOG, read_only: bool = False) -> duckdb.DuckDBPyConnection:
-    """A connection to the catalogue file (created with its ``runs`` table if missing)."""
-    path = Path(catalog)
-    if read_only and not path.is_file():
-        read_only = False  # a catalogue that does not exist yet has to be created once
+def default_catalog() -> Path:
+    """The catalogue file named by the environment variable IMPERIAL_LAB_CATALOG, else data/lab.duckdb."""
+    return Path(os.environ.get(CATALOG_ENV) or DEFAULT_CATALOG)
+
+
+def connect(catalog=None, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+    """A connection to the catalogue file (default ``default_catalog()``).
+
+    For writing, the file is created with its ``runs`` table if missing. For reading, it is
+    sandboxed (see the module's docstring), and a missing file reads as an empty catalogue: nothing
+    is created.
+    """
+    path = _path(catalog)
+    if read_only:
+        return _reader(path)
+    _check_place(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    con = _opened(path, lambda: duckdb.connect(str(path)))
     try:
-        con = duckdb.connect(str(path), read_only=read_only)
-    except duckdb.Error as exc:  # e.g. another process holds the file for writing
-        raise CatalogError(f"catalogue {path}: {exc}") from None
-    if not read_only:
+        _check_is_catalogue(con, path)
         con.execute(RUNS_TABLE)
         if not _views_exist(con):
             _create_views(con)
+    except BaseException:
+        con.close()
+        raise
     return con
 
 
-def register_run(folder, status: str, catalog=DEFAULT_CATALOG) -> dict:
+def check_catalog(run: str, folder, catalog=None) -> None:
+    """Refuse now (CatalogError), without writing anything, a catalogue that ``register_run(folder)``
+    would refuse after the games: a file that is not a catalogue, locked by another process or
+    not writable, a folder that cannot be created, or ``run`` naming a run at another folder."""
+    path = _path(catalog)
+    _check_place(path)
+    if not path.exists():
+        return
+    if not os.access(path, os.W_OK):
+        raise CatalogError(f"catalogue {path}: the file is not writable")
+    with _reader(path) as con:
+        clash = _clash(con, run, Path(folder).resolve())
+    if clash:
+        raise CatalogError(clash)
+
+
+def register_run(folder, status: str, catalog=None) -> dict:
     """Add or update the run in ``folder`` (its run.json and finished chunks); rebuild the views."""
-    row = _run_row(Path(folder).resolve(), status)
+    folder = Path(folder).resolve()
+    row = _run_row(folder, status)
     with connect(catalog) as con:
-        clash = con.execute("SELECT path FROM runs WHERE name = ? AND path <> ?", [row["name"], row["path"]]).fetchone()
+        clash = _clash(con, row["name"], folder)
         if clash:
-            raise CatalogError(f"the catalogue already has a run named {row['name']!r} at {clash[0]}; give this "
-                               f"run another name (the --out folder's name; --run for an import)")
+            raise CatalogError(clash)
         con.execute("DELETE FROM runs WHERE name = ?", [row["name"]])
-        con.execute(f"INSERT INTO runs ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})", list(row.values()))
+        try:
+            con.execute(f"INSERT INTO runs ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+                        list(row.values()))
+        except duckdb.Error as exc:  # e.g. a number of run.json beyond the column's type
+            raise CatalogError(f"{folder}: cannot register the run: {_one_line(exc)}") from None
         _create_views(con)
     return row
 
 
-def list_runs(catalog=DEFAULT_CATALOG):
+def list_runs(catalog=None):
     """The ``runs`` table as a DataFrame, newest first."""
     return query("SELECT * FROM runs ORDER BY created DESC, name", catalog)
 
 
-def query(sql: str, catalog=DEFAULT_CATALOG):
-    """The result of one SQL statement over the catalogue, as a pandas DataFrame."""
-    with connect(catalog, read_only=True) as con:
-        try:
-            return con.execute(sql).df()
-        except duckdb.Error as exc:
-            raise CatalogError(f"query: {exc}") from None
+def query(sql: str, catalog=None, params=None):
+    """The result of one SELECT statement over the catalogue, as a pandas DataFrame.
 
+    ``params`` fill its ``?`` or ``$1`` placeholders. Any other statement, several statements, or a
+    catalogue file that does not exist is a CatalogError.
+    """
+    path = _path(catalog)
+    if not path.exists():
+        raise CatalogError(f"no catalogue at {path}: run imperial simulate or imperial import first")
+    with _reader(path) as con:
+        try:
+            _check_select(con.extract_statements(sql))
+            return con.execute(sql, params).df()
+        except duckdb.PermissionException as exc:
+            raise CatalogError(f"query: {_one_line(exc)} (a query reads only the tables of the catalogue's "
+                               f"runs)") from None
+        except duckdb.Error as exc:
+            raise CatalogError(f"query: {_one_line(exc)}") from None
+
+
+# ----- reading -----
+
+def _path(catalog) -> Path:
+    return Path(catalog) if catalog is not None else default_catalog()
+
+
+def _reader(path: Path) -> duckdb.DuckDBPyConnection:
+    """A sandboxed read-only connection. It is a private in-memory database with the file attached:
+    DuckDB shares one instance among the connections to a file, and the sandbox settings are the
+    instance's, so they could not be set again for a second reader (nor for a writer)."""
+    con = duckdb.connect(":memory:", config=READER_CONFIG)
+    try:
+        has_runs = False
+        if path.exists():
+            quoted = str(path).replace("'", "''")
+            _opened(path, lambda: con.execute(f"ATTACH '{quoted}' AS {ALIAS} (READ_ONLY)"))
+            con.execute(f"USE {ALIAS}")
+            has_runs = _check_is_catalogue(con, path)
+        if not _views_exist(con):  # a missing or empty file, or a writer stopped before the views: made here
+            con.execute("USE memory")
+            con.execute(f"CREATE TABLE runs AS FROM {ALIAS}.runs" if has_runs else RUNS_TABLE)
+            _create_views(con)
+        # The order matters: the folders can no longer be set once external access is off.
+        con.execute(f"SET allowed_directories = {_sql_list(_table_folders(con))}")
+        con.execute("SET enable_external_access = false")
+        con.execute("SET lock_configuration = true")
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def _table_folders(con) -> list[str]:
+    """The folders the views read: each table's folder in each registered run (with a slash, since
+    DuckDB allows every path that starts with one)."""
+    runs = [Path(path) for (path,) in con.execute("SELECT path FROM runs").fetchall()]
+    return [f"{folder / table}{os.sep}" for folder in runs for table in TABLES]
+
+
+def _check_select(statements) -> None:
+    if not statements:  # only blanks, semicolons or comments
+        raise CatalogError("query: the query is empty")
+    if len(statements) != 1:
+        raise CatalogError(f"query: one statement at a time, not {len(statements)}")
+    kind = statements[0].type
+    if kind != duckdb.StatementType.SELECT:
+        raise CatalogError(f"query: only a SELECT statement may run on the catalogue, not {kind.name}")
+
+
+def _one_line(exc: duckdb.Error) -> str:
+    """The first line of a DuckDB error (the rest points at the SQL), at most MESSAGE_LIMIT characters."""
+    first = next((line for line in str(exc).splitlines() if line.strip()), type(exc).__name__)
+    return first if len(first) <= MESSAGE_LIMIT else first[:MESSAGE_LIMIT - 1] + "…"
+
+
+def _opened(path: Path, open_file):
+    """``open_file()``, its DuckDB error (no DuckDB file, locked by another process) as one line."""
+    try:
+        return open_file()
+    except duckdb.Error as exc:
+        raise CatalogError(f"catalogue {path}: {_one_line(exc)}") from None
+
+
+def _check_is_catalogue(con, path: Path) -> bool:
+    """Whether the file has its ``runs`` table yet. A DuckDB file of other tables is someone else's
+    database: the lab never adds its own to it."""
+    tables = {name for (name,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE database_name = "
+                                              "current_database()").fetchall()}
+    if tables and "runs" not in tables:
+        raise CatalogError(f"catalogue {path}: a DuckDB file without a runs table, not a catalogue of this lab")
+    return bool(tables)
+
+
+def _check_place(path: Path) -> None:
+    """``path`` is no folder, and can be created: the nearest folder that exists on its way is a
+    writable folder."""
+    if path.is_dir():
+        raise CatalogError(f"catalogue {path}: is a folder, not a file")
+    parent = path.parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        raise CatalogError(f"catalogue {path}: {parent} is a file, not a folder")
+    if not path.exists() and not os.access(parent, os.W_OK | os.X_OK):
+        raise CatalogError(f"catalogue {path}: cannot create it in {parent}: the folder is not writable")
+
+
+def _clash(con, name: str, folder: Path) -> str | None:
+    """Why ``name`` cannot name the run at ``folder`` in this catalogue (None if it can)."""
+    clash = con.execute("SELECT path FROM runs WHERE name = ? AND path <> ?", [name, str(folder)]).fetchone()
+    if clash is None:
+        return None
+    return (f"the catalogue already has a run named {name!r} at {clash[0]}; give this run another name "
+            f"(the --out folder's name; --run for an import)")
+
+
+# ----- the runs table and the views -----
 
 def _run_row(folder: Path, status: str) -> dict:
     params = runstore.read_run(folder)
     if params is None:
-        raise runstore.RunError(f"{folder}: no run.json: not a run folder")
+        raise RunError(f"{folder}: no run.json: not a run folder")
     done = runstore.markers(folder)
-    return {"name": params.get("name", folder.name), "path": str(folder),
-            "created": datetime.fromisoformat(params["created"]), "games": sum(m["count"] for m in done.values()),
-            "players": params.get("players"), "setup": params.get("setup"),
-            "bots": ",".join(params.get("bots") or []) or None, "seed": params.get("seed"), "status": status,
-            "chunks": len(done)}
+    return {"name": params["name"], "path": str(folder), "created": datetime.fromisoformat(params["created"]),
+            "games": sum(m["count"] for m in done.values()), "players": params.get("players"),
+            "setup": params.get("setup"), "bots": ",".join(params.get("bots") or []) or None,
+            "seed": params.get("seed"), "status": status, "chunks": len(done)}
 
 
 def _views_exist(con) -> bool:
-    names = {row[0] for row in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()}
+    names = {row[0] for row in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal AND "
+                                           "database_name = current_database()").fetchall()}
     return set(TABLES) <= names
 
 
 def _create_views(con) -> None:
-    """One view per table over the finished chunks of every registered run still on disk."""
-    folders = [Path(path) for (path,) in con.execute("SELECT path FROM runs ORDER BY name").fetchall()]
+    """One view per table over the finished chunks of every registered run still on disk. A run
+    whose markers are damaged is left out with a warning, so that it never stops the others."""
+    files: dict[str, list[str]] = {table: [] for table in TABLES}
+    for (path,) in con.execute("SELECT path FROM runs ORDER BY name").fetchall():
+        folder = Path(path)
+        if not folder.is_dir():
+            continue
+        try:
+            found = {table: runstore.chunk_files(folder, table) for table in TABLES}
+        except RunError as exc:
+            log.warning("imperial: warning: the run at %s is left out of the catalogue's views: %s", folder, exc)
+            continue
+        for table, paths in found.items():
+            files[table] += map(str, paths)
     for table, columns in TABLES.items():
-        files = [str(path) for folder in folders if folder.is_dir() for path in runstore.chunk_files(folder, table)]
-        con.execute(f"CREATE OR REPLACE VIEW {table} AS {_select(files, columns)}")
+        con.execute(f"CREATE OR REPLACE VIEW {table} AS {_select(files[table], columns)}")
 
 
 def _select(files: list[str], columns) -> str:
     if files:
         # Files of older runs may lack a newer column: union_by_name fills it with NULL.
-        listed = ", ".join("'" + name.replace("'", "''") + "'" for name in files)
-        return f"SELECT * FROM read_parquet([{listed}], union_by_name = true)"
+        return f"SELECT * FROM read_parquet({_sql_list(files)}, union_by_name = true)"
     typed = ", ".join(f"CAST(NULL AS {_sql_type(dtype)}) AS {name}" for name, dtype, _ in columns)
     return f"SELECT {typed} WHERE false"
+
+
+def _sql_list(texts: list[str]) -> str:
+    return "[" + ", ".join("'" + text.replace("'", "''") + "'" for text in texts) + "]"
 
 
 def _sql_type(dtype: str) -> str:

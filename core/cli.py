@@ -1,7 +1,8 @@
-"""The ``imperial`` command: play, replay, legal, apply, bench (README "Command line"); setups,
-simulate, import, runs, query (README "Setups", "Batch runs", "Recorded games"); dashboard.
+"""The ``imperial`` command: play, replay, legal, apply, bench (docs/command-line.md); setups,
+simulate, import, runs, query (docs/setups.md, docs/batch-runs.md); dashboard.
 
-Every ImperialError (and an unreadable file) ends as one line on stderr and exit status 2.
+Every error, argparse's included, ends as one line on stderr starting ``imperial: error:`` and exit
+status 2; a closed pipe (``imperial legal POS | head -1``) ends the command quietly.
 """
 
 from __future__ import annotations
@@ -17,38 +18,78 @@ from pathlib import Path
 from core.bench import run_bench
 from core.bots import make_bot
 from core.errors import ImperialError, NotationError, SetupError
-from core.gamelog import replay_game, write_log
-from core.interface import make_game
+from core.gamelog import MAX_SEED, replay_game, write_log
+from core.interface import make_game, seat_name
+from core.jsonio import clip, read_json_file
 from core.play import play_game
-from core.setups import list_setups, load_setup, setup_names, show_setup
+from core.setups import is_file, list_setups, load_setup, setup_names, show_setup
 
 ERROR_EXIT = 2
 INTERRUPTED_EXIT = 130  # the shell's code for a command stopped by Ctrl-C
+BROKEN_PIPE_EXIT = 141  # the shell's code for a command stopped by SIGPIPE
+MAX_MESSAGE = 500  # characters of an error line; the inputs it quotes are clipped shorter still
+MAX_BENCH = 10_000  # repeats or games per repeat of ``imperial bench``
+MAX_WORKERS = 256  # local worker processes of ``imperial simulate``
+
+
+class UsageError(ImperialError):
+    """A command line that argparse refuses."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors are exceptions, so they end like every other error."""
+
+    def error(self, message: str):
+        raise UsageError(f"{self.prog}: {message} (see '{self.prog} --help')")
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        code = _run(argv)
+        sys.stdout.flush()  # here, not at exit, so that a reader who has gone is noticed here
+        return code
+    except BrokenPipeError:
+        # The reader has gone: send what is still buffered nowhere, so the exit is quiet too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return BROKEN_PIPE_EXIT
+    except KeyboardInterrupt:
+        return INTERRUPTED_EXIT
+
+
+def _run(argv: list[str] | None) -> int:
     parser = _parser()
     try:
         args, extra = parser.parse_known_args(argv)
         if extra and not getattr(args, "pass_on", False):  # only ``dashboard`` passes options on (to streamlit)
-            parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    except SystemExit as exc:  # --help (0) or a usage error argparse has already reported (2)
-        return int(exc.code or 0)
-    args.extra = extra
-    try:
+            parser.error(f"unrecognized arguments: {clip(' '.join(extra))}")
+        args.extra = extra
         return args.run(args)
+    except SystemExit as exc:  # --help and --version print and exit 0
+        return int(exc.code or 0)
+    except BrokenPipeError:  # an OSError, but no error of the command: main ends it quietly
+        raise
     except (ImperialError, OSError) as exc:
-        print(f"imperial: error: {exc}", file=sys.stderr)
+        print(f"imperial: error: {_one_line(exc)}", file=sys.stderr)
         return ERROR_EXIT
 
 
+def _one_line(exc: Exception) -> str:
+    """An error as one line of bounded length (DuckDB and the OS may say more)."""
+    if isinstance(exc, OSError) and exc.filename is not None:
+        text = f"{exc.filename}: {exc.strerror or exc}"
+    else:
+        text = str(exc)
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE - 1] + "…"
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="imperial", description="Imperial 2030 rules engine")
+    parser = _Parser(prog="imperial", description="Imperial 2030 rules engine")
     sub = parser.add_subparsers(dest="command", required=True)
 
     play = sub.add_parser("play", help="play one game with bots and print a summary")
-    play.add_argument("--players", type=int, help="2..6 (default 4, or as many as a custom distribution lists)")
-    play.add_argument("--seed", type=int, help="seed of the deal and the bots (default: random, printed)")
+    play.add_argument("--players", type=_players, help="2..6 (default 4, or as many as a custom distribution lists)")
+    play.add_argument("--seed", type=_seed, help="seed of the deal and the bots (default: random, printed)")
     play.add_argument("--bots", default="random", help="one bot name for every seat, or a comma list per seat")
     play.add_argument("--setup", default="standard",
                       help="standard, variant, a setup name (imperial setups), or the path of a distribution JSON file")
@@ -71,10 +112,10 @@ def _parser() -> argparse.ArgumentParser:
     apply.set_defaults(run=_apply)
 
     bench = sub.add_parser("bench", help="time random games and the engine's hot calls")
-    bench.add_argument("--repeats", type=_positive, default=5)
-    bench.add_argument("--games", type=_positive, default=20, help="games per repeat")
-    bench.add_argument("--players", type=int, default=4)
-    bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument("--repeats", type=_bounded(MAX_BENCH), default=5)
+    bench.add_argument("--games", type=_bounded(MAX_BENCH), default=20, help="games per repeat")
+    bench.add_argument("--players", type=_players, default=4)
+    bench.add_argument("--seed", type=_seed, default=1)
     bench.add_argument("--json", action="store_true", help="print the raw result as one JSON object")
     bench.set_defaults(run=_bench)
 
@@ -96,11 +137,11 @@ def _add_batch_commands(sub) -> None:
 
     sim = sub.add_parser("simulate", help="play many recorded games into a run folder (Parquet), resumable")
     sim.add_argument("--games", type=_positive, required=True)
-    sim.add_argument("--players", type=int, help="2..6 (default 4, or as many as the setup file lists)")
+    sim.add_argument("--players", type=_players, help="2..6 (default 4, or as many as the setup file lists)")
     sim.add_argument("--setup", default="standard", help="a setup name (imperial setups) or a setup file")
     sim.add_argument("--bots", default="random", help="one bot name for every seat, or a comma list per seat")
-    sim.add_argument("--seed", type=int, default=1, help="the run's seed; game k gets a seed made from it and k")
-    sim.add_argument("--workers", type=_positive, default=_default_workers(),
+    sim.add_argument("--seed", type=_seed, default=1, help="the run's seed; game k gets a seed made from it and k")
+    sim.add_argument("--workers", type=_bounded(MAX_WORKERS), default=_default_workers(),
                      help="worker processes of the local Dask cluster; 1 plays in this process (default: cores)")
     sim.add_argument("--out", required=True, metavar="runs/NAME", help="the run folder; its name names the run")
     sim.add_argument("--chunk-size", type=_positive, help="games per chunk (default 200)")
@@ -128,10 +169,30 @@ def _add_batch_commands(sub) -> None:
     query.set_defaults(run=_query)
 
 
-def _positive(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
+def _whole(text: str, low: int, high: int) -> int:
+    # isdigit before int(): int() would take "1_000", " 7" and refuse 5,000 digits with its own message
+    if not (text.isascii() and text.isdigit() and len(text) <= 20 and low <= int(text) <= high):
+        raise argparse.ArgumentTypeError(f"expected a whole number {low}..{high:,}, got {clip(text)}")
     return int(text)
+
+
+def _positive(text: str) -> int:
+    return _whole(text, 1, 2**63 - 1)
+
+
+def _players(text: str) -> int:
+    return _whole(text, 2, 6)
+
+
+def _seed(text: str) -> int:
+    return _whole(text, 0, MAX_SEED)
+
+
+def _bounded(high: int):
+    def whole(text: str) -> int:
+        return _whole(text, 1, high)
+    whole.__name__ = "whole number"  # argparse names the type in its messages
+    return whole
 
 
 # ----- play and replay -----
@@ -156,11 +217,11 @@ def _setup_config(setup: str, players: int | None) -> dict:
     """``--setup``: a named setup (core.setups), or a file holding a bare distribution object."""
     if setup in setup_names():
         return load_setup(setup, players)
-    if not Path(setup).is_file():
+    if not is_file(Path(setup)):
         named = ", ".join(setup_names()[2:])
-        raise SetupError(f"--setup: {setup!r} is neither standard nor variant, nor a setup of data/setups ({named}), "
-                         f"nor a distribution file")
-    config = {"game": "imperial2030", "setup": "custom", "distribution": _read_json(setup, SetupError)}
+        raise SetupError(f"--setup: {clip(setup)} is neither standard nor variant, nor a setup of data/setups "
+                         f"({named}), nor a distribution file")
+    config = {"game": "imperial2030", "setup": "custom", "distribution": read_json_file(setup, SetupError)}
     return config if players is None else {**config, "players": players}
 
 
@@ -209,7 +270,7 @@ def _print_summary(summary: dict, title: str, as_json: bool) -> None:
         return
     scores = summary["scores"]
     if summary["finished"]:
-        won = " and ".join(f"player {p}" for p in summary["winners"])
+        won = " and ".join(seat_name(p) for p in summary["winners"])
         verdict = f"{won} ({scores[summary['winners'][0]]} points)"
     else:
         verdict = "none yet: the game is not over (scores as if it ended now)"
@@ -217,7 +278,7 @@ def _print_summary(summary: dict, title: str, as_json: bool) -> None:
     ended = summary["ended_by"]
     rows = [
         ("Winner" if len(summary["winners"]) < 2 else "Winners", verdict),
-        ("Scores", ", ".join(f"player {p} {s}" for p, s in enumerate(scores))),
+        ("Scores", ", ".join(f"{seat_name(p)} {s}" for p, s in enumerate(scores))),
         ("Ended by", f"{ended} ({pp[ended]} power points)" if ended else "-"),
         ("Nation turns", f"{summary['nation_turns']} in {summary['rounds']} rounds"),
         ("Decisions", f"{summary['decisions']} ({summary['actions']} actions with chance)"),
@@ -247,20 +308,13 @@ def _apply(args) -> int:
 
 
 def _load_position(path: str):
-    doc = _read_json(path, NotationError)
+    doc = read_json_file(path, NotationError)
     if not isinstance(doc, dict) or not isinstance(doc.get("config"), dict):
         raise NotationError(f"{path}: a position document is a JSON object with a 'config' object")
     try:
         return make_game(doc["config"]).state_from_json(doc)
     except ImperialError as exc:
         raise NotationError(f"{path}: {exc}") from exc
-
-
-def _read_json(path: str, error: type[ImperialError]):
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise error(f"{path}: not valid JSON ({exc})") from None
 
 
 # ----- bench -----
@@ -313,9 +367,9 @@ def _default_workers() -> int:
 
 
 def _catalog(args):
-    from core.catalog import DEFAULT_CATALOG
+    from core.catalog import default_catalog
 
-    return args.catalog or DEFAULT_CATALOG
+    return args.catalog or default_catalog()
 
 
 def _simulate(args) -> int:
@@ -350,6 +404,8 @@ def _import(args) -> int:
         print(f"imperial: error: {message}", file=sys.stderr)
     for path in result["skipped"]:
         print(f"imperial: {path}: already in run {result['run']}, skipped", file=sys.stderr)
+    if result["errors"] and not result["added"]:
+        return ERROR_EXIT  # nothing was imported: the error lines say it all
     print(f"Imported {result['added']} games into run {result['run']} at {result['path']}"
           f" ({len(result['errors'])} bad files, {len(result['skipped'])} already there)")
     return ERROR_EXIT if result["errors"] else 0

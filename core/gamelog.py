@@ -1,4 +1,4 @@
-"""Game records as JSON Lines (README "Game records (move logs)").
+"""Game records as JSON Lines (docs/formats.md, "Game records").
 
     {"game": "imperial2030", "format": 1, "config": {"players": 4, "setup": "standard"}, "seed": 7}
     {"player": -1, "action": "deal RU,CN,IN,BR"}
@@ -16,12 +16,15 @@ import json
 from pathlib import Path
 
 from core.errors import ImperialError, LogError
-from core.interface import CHANCE, make_game
+from core.interface import CHANCE, make_game, seat_name
+from core.jsonio import MAX_FILE_BYTES, MAX_LINE_CHARS, JSONInputError, clip, loads, read_text
 from core.play import PlayedGame
 
 FORMAT = 1
 HEADER_FIELDS = ("game", "format", "config")
 ACTION_FIELDS = ("player", "action")
+MAX_SEED = 2**63 - 1  # seeds are stored in Parquet's int64 columns
+MAX_LINES = 100_000  # a logged game has about 1,000 lines
 
 
 # ----- writing -----
@@ -73,15 +76,24 @@ def _lines(source) -> tuple[str, list[str]]:
     """A path (str or Path) is read from disk; anything else is taken as an iterable of lines."""
     if isinstance(source, (str, Path)):
         # Undecodable bytes become U+FFFD, so they surface as a located parse error, not a crash.
-        return str(source), Path(source).read_text(encoding="utf-8", errors="replace").splitlines()
-    return getattr(source, "name", "<lines>"), list(source)
+        try:
+            return str(source), read_text(source, ImperialError, MAX_FILE_BYTES).splitlines()
+        except ImperialError as exc:
+            raise LogError(str(source), 1, str(exc).removeprefix(f"{source}: ")) from None
+    name = getattr(source, "name", "<lines>")
+    lines = []
+    for line in source:
+        if len(lines) == MAX_LINES:
+            raise LogError(name, MAX_LINES + 1, f"more than {MAX_LINES:,} lines: not a game record")
+        lines.append(line)
+    return name, lines
 
 
 def _json_object(name: str, number: int, line: str) -> dict:
     try:
-        doc = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise LogError(name, number, f"malformed JSON: {exc.msg} at column {exc.colno}") from None
+        doc = loads(line, MAX_LINE_CHARS)
+    except JSONInputError as exc:
+        raise LogError(name, number, str(exc).replace(" (line 1, ", " (")) from None
     if not isinstance(doc, dict):
         raise LogError(name, number, f"expected a JSON object, got {type(doc).__name__}")
     return doc
@@ -93,11 +105,17 @@ def _header(name: str, number: int, doc: dict) -> dict:
         hint = " (an action line came before the header)" if "action" in doc else ""
         raise LogError(name, number, f"header is missing {_fields(missing)}{hint}")
     if doc["format"] != FORMAT:
-        raise LogError(name, number, f"header: unsupported format {doc['format']!r} (this version reads {FORMAT})")
+        raise LogError(name, number, f"header: unsupported format {clip(doc['format'])} (this version reads {FORMAT})")
     if not isinstance(doc["game"], str) or not isinstance(doc["config"], dict):
         raise LogError(name, number, "header: 'game' must be a string and 'config' an object")
     if doc["config"].get("game", doc["game"]) != doc["game"]:
-        raise LogError(name, number, f"header: game {doc['game']!r} but config.game {doc['config']['game']!r}")
+        raise LogError(name, number, f"header: game {clip(doc['game'])} but config.game {clip(doc['config']['game'])}")
+    seed, bots = doc.get("seed"), doc.get("bots")
+    if seed is not None and not (type(seed) is int and 0 <= seed <= MAX_SEED):
+        raise LogError(name, number, f"header: seed must be a whole number 0..2**63-1 or null, got {clip(seed)}")
+    if bots is not None and not (isinstance(bots, list) and len(bots) <= 6
+                                 and all(isinstance(b, str) and 0 < len(b) <= 200 for b in bots)):
+        raise LogError(name, number, f"header: bots must be a list of bot names, one per seat, got {clip(bots)}")
     return {**doc, "config": {**doc["config"], "game": doc["game"]}}
 
 
@@ -108,9 +126,9 @@ def _action_line(name: str, number: int, doc: dict) -> tuple[int, str]:
     player, text = doc["player"], doc["action"]
     # bool is an int subclass, but `true` is never a seat.
     if not isinstance(player, int) or isinstance(player, bool):
-        raise LogError(name, number, f"'player' must be a whole number (-1 for chance), got {player!r}")
+        raise LogError(name, number, f"'player' must be a whole number (-1 for chance), got {clip(player)}")
     if not isinstance(text, str):
-        raise LogError(name, number, f"'action' must be a string, got {text!r}")
+        raise LogError(name, number, f"'action' must be a string, got {clip(text)}")
     return player, text
 
 
@@ -160,10 +178,10 @@ def _start(name: str, number: int, config: dict):
 def _step(name: str, number: int, state, player: int, text: str):
     """Check that ``player`` decides here, parse and apply ``text``; return the action."""
     if state.is_terminal():
-        raise LogError(name, number, f"{text!r} comes after the end of the game")
+        raise LogError(name, number, f"{clip(text)} comes after the end of the game")
     if player != state.current_player():
-        raise LogError(name, number, f"player {player} is not the one to decide: {_who(state.current_player())} "
-                                     f"decides here (action {text!r})")
+        raise LogError(name, number, f"'player': {clip(player)} is not the one to decide: "
+                                     f"{_who(state.current_player())} decides here (action {clip(text)})")
     try:
         action = state.string_to_action(text)
         state.apply_action(action)
@@ -173,4 +191,4 @@ def _step(name: str, number: int, state, player: int, text: str):
 
 
 def _who(player: int) -> str:
-    return f"chance ({CHANCE})" if player == CHANCE else f"player {player}"
+    return f"chance ({CHANCE})" if player == CHANCE else f"{seat_name(player)} ({player})"

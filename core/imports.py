@@ -1,5 +1,5 @@
 """``imperial import``: move logs (games played elsewhere, or written down by hand) as a run
-(README "Recorded games").
+(docs/batch-runs.md, "Recorded games").
 
 Every log is replayed and checked move by move (``core.tables.record_replay``); a bad one is
 reported with its line and nothing of it is added. The good ones go into new chunks of the run
@@ -10,11 +10,13 @@ folder, so importing more logs later adds to the run; a log whose content is alr
 from __future__ import annotations
 
 import hashlib
+from itertools import islice
 from pathlib import Path
 
 from core import runstore
-from core.errors import LogError
+from core.errors import ImperialError
 from core.gamelog import read_log
+from core.jsonio import read_text
 from core.runstore import RunError
 from core.tables import frames, merge_rows, record_replay
 
@@ -23,54 +25,94 @@ CHUNK_SIZE = 1000
 
 def import_logs(paths: list, run: str, out=None, catalog=None, chunk_size: int = CHUNK_SIZE) -> dict:
     """Add the good logs of ``paths`` to run ``run`` (folder ``out``, default ``runs/<run>``); returns
-    ``added``, ``skipped`` (already in the run) and ``errors`` (one ``FILE:LINE: why`` per bad file)."""
+    ``added``, ``skipped`` (already in the run) and ``errors`` (one ``FILE:LINE: why`` per bad file).
+
+    The run, its folder and the catalogue are checked before any log is read; nothing is written
+    (no folder, no catalogue entry) unless at least one log is good and new.
+    """
+    runstore.check_name(run)  # also with --out: it is the run column of every row
     folder = Path(out or Path("runs") / run).resolve()
-    _claim(folder, run)
-    runstore.remove_temporaries(folder)
+    saved = _saved_run(folder, run)
     done = runstore.markers(folder)
-    known = {log["sha256"] for marker in done.values() for log in marker["logs"]}
+    if catalog is not None:
+        from core.catalog import check_catalog
+        check_catalog(run, folder, catalog)
+    known = _known_logs(folder, done)
     next_id = max((m["first"] + m["count"] for m in done.values()), default=0)
-    games, logs, errors, skipped = [], [], [], []
-    for path in map(Path, paths):
+    errors, skipped = [], []
+    good = _good_logs(map(Path, paths), run, known, next_id, errors, skipped)
+    added, chunk = 0, max(done, default=-1) + 1
+    while batch := list(islice(good, chunk_size)):  # a chunk at a time: the rows of all logs may not fit
+        if not added:  # the first good log: only now is anything written
+            _open(folder, run, saved)
+        _write(folder, chunk, batch)
+        added, chunk = added + len(batch), chunk + 1
+    if catalog is not None and added:
+        from core.catalog import register_run
+        register_run(folder, "imported", catalog)
+    return {"run": run, "path": str(folder), "added": added, "skipped": skipped, "errors": errors}
+
+
+def _saved_run(folder: Path, run: str) -> dict | None:
+    """The run.json of the import run in ``folder``, None if there is no run there yet."""
+    saved = runstore.read_run(folder)
+    if saved is None:
+        runstore.check_new(folder)
+    elif saved["kind"] != "import":
+        raise RunError(f"{folder}: holds a run of kind {saved['kind']!r}; imported games go into a run of their "
+                       f"own (choose another --run or --out)")
+    elif saved["name"] != run:
+        raise RunError(f"{folder}: holds the run {saved['name']!r}, not {run!r}")
+    return saved
+
+
+def _open(folder: Path, run: str, saved: dict | None) -> None:
+    if saved is None:
+        runstore.create_run(folder, {"kind": "import", "name": run})
+    else:
+        runstore.remove_temporaries(folder)
+
+
+def _known_logs(folder: Path, done: dict[int, dict]) -> set[str]:
+    """The SHA-256 of every log already in the run, from its markers."""
+    known = set()
+    for chunk, marker in done.items():
+        logs = marker.get("logs")
+        if not (isinstance(logs, list) and all(isinstance(log, dict) and isinstance(log.get("sha256"), str)
+                                               for log in logs)):
+            raise RunError(f"{runstore.marker_path(folder, chunk)}: no list of the chunk's logs with their sha256: "
+                           f"not a marker of an import run")
+        known.update(log["sha256"] for log in logs)
+    return known
+
+
+def _good_logs(paths, run: str, known: set[str], next_id: int, errors: list, skipped: list):
+    """(rows, log entry) of each good log that is not in the run yet, numbered from ``next_id``; a
+    bad file goes to ``errors``, a known one to ``skipped``."""
+    for path in paths:
         try:
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
-        except OSError as exc:
-            errors.append(f"{path}: {exc.strerror or exc}")
-            continue
-        if digest in known:
-            skipped.append(str(path))
-            continue
-        try:
-            games.append(_record(path, run, next_id))
-        except LogError as exc:
+            digest = _digest(path)
+            if digest in known:
+                skipped.append(str(path))
+                continue
+            rows = _record(path, run, next_id)
+        except ImperialError as exc:
             errors.append(str(exc))
             continue
         known.add(digest)
-        logs.append({"path": str(path.resolve()), "sha256": digest, "game_id": next_id})
+        yield rows, {"path": str(path.resolve()), "sha256": digest, "game_id": next_id}
         next_id += 1
-    chunk = max(done, default=-1) + 1
-    for start in range(0, len(games), chunk_size):
-        _write(folder, chunk, games[start:start + chunk_size], logs[start:start + chunk_size])
-        chunk += 1
-    if catalog is not None and (games or not done):
-        from core.catalog import register_run
-        register_run(folder, "imported", catalog)
-    return {"run": run, "path": str(folder), "added": len(games), "skipped": skipped, "errors": errors}
 
 
-def _claim(folder: Path, run: str) -> None:
-    saved = runstore.read_run(folder)
-    if saved is None:
-        runstore.create_run(folder, {"kind": "import", "name": run})
-    elif saved.get("kind") != "import":
-        raise RunError(f"{folder}: holds a run of kind {saved.get('kind')!r}; imported games go into a run of their "
-                       f"own (choose another --run or --out)")
-    elif saved.get("name") != run:
-        raise RunError(f"{folder}: holds the run {saved.get('name')!r}, not {run!r}")
+def _digest(path: Path) -> str:
+    """The SHA-256 of the log's text in UTF-8, which is that of its bytes for every log in UTF-8; the
+    text is read within the bounds of core.jsonio."""
+    return hashlib.sha256(read_text(path, ImperialError).encode("utf-8")).hexdigest()
 
 
 def _record(path: Path, run: str, game_id: int) -> dict:
-    """The rows of one log; LogError (with the line) if it is malformed or replays an illegal move."""
+    """The rows of one log; an ImperialError naming the file (LogError: and the line) if it cannot be
+    read, is malformed or replays an illegal move."""
     config, _ = read_log(path)
     setup = config.get("setup", "standard")
     if setup == "custom":
@@ -79,9 +121,9 @@ def _record(path: Path, run: str, game_id: int) -> dict:
     return record_replay(path, run, game_id, setup)
 
 
-def _write(folder: Path, chunk: int, games: list[dict], logs: list[dict]) -> None:
+def _write(folder: Path, chunk: int, batch: list[tuple[dict, dict]]) -> None:
+    games, logs = zip(*batch)
     tables = frames(merge_rows(games))
-    first = logs[0]["game_id"]
-    marker = {"first": first, "count": len(logs), "failed": 0, "logs": logs,
+    marker = {"first": logs[0]["game_id"], "count": len(logs), "failed": 0, "logs": list(logs),
               "rows": {name: len(df) for name, df in tables.items()}}
     runstore.write_chunk(folder, chunk, tables, marker)

@@ -30,6 +30,12 @@ TERMINAL = -4
 Action = Hashable
 
 
+def seat_name(seat: int) -> str:
+    """How a seat is shown to people, everywhere: "Player A" for seat 0. Files, logs and command
+    options number seats from 0."""
+    return f"Player {chr(ord('A') + seat)}"
+
+
 class State(Protocol):
     def current_player(self) -> int: ...
     def is_terminal(self) -> bool: ...

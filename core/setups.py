@@ -1,4 +1,4 @@
-"""Named starting distributions (README "Setups"): ``standard``, ``variant`` and the custom files of
+"""Named starting distributions (docs/setups.md): ``standard``, ``variant`` and the custom files of
 ``data/setups/*.json``.
 
 A setup file is ``{"description": ..., "players": [{"cash": 3, "bonds": ["RU 4"]}, ...]}`` with
@@ -8,13 +8,13 @@ optional ``governments`` and ``treasuries`` (and per player ``starting_cash``) t
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from core.errors import ImperialError, SetupError
 from core.imperial2030.board import load_board
 from core.imperial2030.game import validate_distribution
 from core.interface import make_game
+from core.jsonio import clip, read_json_file
 
 SETUPS_DIR = Path(__file__).resolve().parents[1] / "data" / "setups"
 PRESETS = {
@@ -67,27 +67,32 @@ def load_setup(name: str, players: int | None = None, folder: Path = SETUPS_DIR)
 def _path(name: str, folder: Path) -> Path:
     """A setup of the folder by name, else an existing file path (so ``--setup my.json`` works too)."""
     named = folder / f"{name}.json"
-    if "/" not in name and named.is_file():
+    if "/" not in name and is_file(named):
         return named
-    if Path(name).is_file():
+    if is_file(Path(name)):
         return Path(name)
     known = ", ".join(setup_names(folder))
-    raise SetupError(f"unknown setup {name!r} (known: {known}; or give the path of a setup file)")
+    raise SetupError(f"unknown setup {clip(name)} (known: {known}; or give the path of a setup file)")
+
+
+def is_file(path: Path) -> bool:
+    """Whether ``path`` names a file; a name no file can have (a NUL byte, too long) names none."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def read_setup_file(path: Path) -> dict:
     """The checked document of a setup file; any fault is a SetupError naming the file and field."""
-    try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise SetupError(f"{path}: not valid JSON ({exc})") from None
+    doc = read_json_file(path, SetupError)
     if not isinstance(doc, dict):
         raise SetupError(f"{path}: a setup file is a JSON object with 'description' and 'players'")
     unknown = sorted(set(doc) - FILE_KEYS)
     if unknown:
-        raise SetupError(f"{path}: unknown keys {unknown} (known: {sorted(FILE_KEYS)})")
-    if not isinstance(doc.get("description"), str) or not doc["description"].strip():
-        raise SetupError(f"{path}: description: must be a non-empty text")
+        raise SetupError(f"{path}: unknown keys {clip(unknown)} (known: {sorted(FILE_KEYS)})")
+    if not isinstance(doc.get("description"), str) or not 0 < len(doc["description"].strip()) <= 1000:
+        raise SetupError(f"{path}: description: must be a text of 1..1,000 characters")
     players = doc.get("players")
     if not isinstance(players, list) or not 2 <= len(players) <= 6:
         raise SetupError(f"{path}: players: must list 2..6 players")
@@ -95,12 +100,12 @@ def read_setup_file(path: Path) -> dict:
         # validate_distribution ignores keys it does not know; a typo there would silently drop a check.
         extra = sorted(set(seat) - SEAT_KEYS) if isinstance(seat, dict) else []
         if extra:
-            raise SetupError(f"{path}: players[{p}]: unknown keys {extra} (known: {sorted(SEAT_KEYS)})")
+            raise SetupError(f"{path}: players[{p}]: unknown keys {clip(extra)} (known: {sorted(SEAT_KEYS)})")
     try:
         validate_distribution(doc, len(players), load_board().bond_cost)
     except ImperialError as exc:
         raise SetupError(f"{path}: {exc}") from None
     # A field of the wrong JSON type (e.g. a list for 'treasuries') may slip past the checks as a bare error.
     except (TypeError, AttributeError, KeyError, ValueError) as exc:
-        raise SetupError(f"{path}: malformed setup ({type(exc).__name__}: {exc})") from None
+        raise SetupError(f"{path}: malformed setup ({type(exc).__name__}: {clip(str(exc))})") from None
     return doc

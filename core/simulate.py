@@ -1,5 +1,5 @@
 """``imperial simulate``: many recorded games, in fixed chunks, in one process or on Dask
-(README "Batch runs").
+(docs/batch-runs.md).
 
 Game ``k`` of a run seeded ``S`` is played with seed ``game_seed(S, k)`` and bots seeded like
 ``imperial play`` (seat p: ``100 * seed + p``), so its rows depend on (S, k) only: neither the chunk
@@ -11,19 +11,29 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import signal
+import socket
 import sys
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from core import runstore
 from core.bots import make_bot
+from core.gamelog import MAX_SEED
+from core.jsonio import clip
 from core.runstore import RunError
 from core.setups import load_setup
 from core.tables import frames, merge_rows, record_game
 
 DEFAULT_CHUNK_SIZE = 200
+MAX_GAMES = 1_000_000  # per run: about 15 hours of heuristic games on two cores; 10**12 is a typo
+MAX_CHUNK_SIZE = 1_000  # a worker holds a chunk's rows: about 0.5 MB per heuristic game, 1 MB per random one
+MAX_CHUNKS = 10_000  # per run: a chunk is seven files, and the catalogue's views name every file
+MAX_WORKERS = 256  # local worker processes, each holding a chunk (the default is one per core)
+SCHEDULER_TIMEOUT = 5.0  # seconds for --scheduler to answer before anything is written
 # A renamed folder changes "name", and with it the run column: the old chunks would disagree.
 RUN_KEYS = ("name", "games", "players", "setup", "bots", "seed", "chunk_size", "config")
 
@@ -42,18 +52,29 @@ def simulate(out, games: int, players: int | None, setup: str, bots: list[str], 
     ``bots`` names one bot per seat. Re-running an interrupted call resumes it; other parameters
     for the same folder are refused (RunError). ``catalog`` (a path) registers the run when given.
     ``on_progress(done_games, total_games)`` is called as each chunk finishes (e.g. a dashboard's bar).
+    Every refusal comes before anything is written: the folder, the catalogue and the scheduler
+    are checked first.
     """
     config = load_setup(setup, players)
     if len(bots) != config["players"]:
         raise RunError(f"{len(bots)} bots named for {config['players']} players")
     for name in set(bots):
         make_bot(name)  # an unknown name fails here, not in every game
+    _check_numbers(games, seed, chunk_size, workers)
     folder = Path(out).resolve()
-    params = {"kind": "simulate", "name": folder.name, "games": games, "players": config["players"], "setup": setup,
-              "bots": bots, "seed": seed, "chunk_size": chunk_size, "config": config}
-    _claim(folder, params)
-    runstore.remove_temporaries(folder)
+    params = {"kind": "simulate", "name": runstore.check_name(folder.name), "games": games,
+              "players": config["players"], "setup": setup, "bots": bots, "seed": seed, "chunk_size": chunk_size,
+              "config": config}
+    saved = _saved_run(folder, params)
     done = runstore.markers(folder)
+    if catalog is not None:
+        from core.catalog import check_catalog
+        check_catalog(params["name"], folder, catalog)
+    if scheduler is not None:
+        check_scheduler(scheduler)
+    if saved is None:
+        runstore.create_run(folder, params)
+    runstore.remove_temporaries(folder)
     todo = [task for task in _tasks(folder, params) if task["chunk"] not in done]
     start = time.perf_counter()
     played = sum(marker["count"] for marker in done.values())
@@ -84,12 +105,41 @@ def summarize(folder: Path) -> dict:
             "chunks": len(done), "rows": rows}
 
 
-def _claim(folder: Path, params: dict) -> None:
-    """Write run.json for a new run; for an existing one, insist on the same parameters."""
+def check_scheduler(address: str) -> None:
+    """Refuse (RunError) a Dask scheduler address that is malformed or does not answer within
+    SCHEDULER_TIMEOUT seconds."""
+    url = urlsplit(address if "://" in address else f"tcp://{address}")  # Dask's default protocol
+    try:
+        host, port = url.hostname, url.port
+    except ValueError:  # a port that is not a number of 0..65535
+        host = port = None
+    if url.scheme not in ("tcp", "tls") or not host or not port:
+        raise RunError(f"--scheduler {clip(address)}: not a scheduler address such as tcp://HOST:8786")
+    try:
+        socket.create_connection((host, port), timeout=SCHEDULER_TIMEOUT).close()
+    except OSError as exc:
+        raise RunError(f"--scheduler {address}: cannot connect ({exc.strerror or exc}); is a dask scheduler "
+                       f"running there?") from None
+
+
+def _check_numbers(games: int, seed: int, chunk_size: int, workers: int) -> None:
+    for option, value, low, high in (("--games", games, 1, MAX_GAMES), ("--seed", seed, 0, MAX_SEED),
+                                     ("--chunk-size", chunk_size, 1, MAX_CHUNK_SIZE),
+                                     ("--workers", workers, 1, MAX_WORKERS)):
+        if type(value) is not int or not low <= value <= high:
+            raise RunError(f"{option} {clip(value)}: must be a whole number from {low:,} to {high:,}")
+    chunks = math.ceil(games / chunk_size)
+    if chunks > MAX_CHUNKS:
+        raise RunError(f"--games {games:,} in chunks of {chunk_size:,} make {chunks:,} chunks, more than "
+                       f"{MAX_CHUNKS:,}: use --chunk-size {math.ceil(games / MAX_CHUNKS):,} or more")
+
+
+def _saved_run(folder: Path, params: dict) -> dict | None:
+    """The run.json of the run in ``folder`` (None for a new run), which must have the same parameters."""
     saved = runstore.read_run(folder)
     if saved is None:
-        runstore.create_run(folder, params)
-        return
+        runstore.check_new(folder)
+        return None
     if saved.get("kind") != "simulate":
         raise RunError(f"{folder}: holds a run of kind {saved.get('kind')!r}, not a simulation; choose a new --out")
     changed = [key for key in RUN_KEYS if saved.get(key) != params[key]]
@@ -97,6 +147,7 @@ def _claim(folder: Path, params: dict) -> None:
         was = ", ".join(f"{key} {saved.get(key)!r} (now {params[key]!r})" for key in changed if key != "config")
         raise RunError(f"{folder} holds a run with other parameters: {was or 'the setup file has changed'}; "
                        f"re-run with the same parameters to resume it, or choose a new --out")
+    return saved
 
 
 def _tasks(folder: Path, params: dict) -> list[dict]:

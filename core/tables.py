@@ -1,4 +1,4 @@
-"""Games as tables (README "Data dictionary"): rows of plain tuples while playing, DataFrames at the end.
+"""Games as tables (docs/data-dictionary.md): rows of plain tuples while playing, DataFrames at the end.
 
 A ``GameRecorder`` follows one game through ``core.play.play_game`` (``on_start``/``on_step``) or a
 move-log replay and reads only the engine's events and state. Building tuples is all it does per
@@ -53,7 +53,7 @@ TABLES: dict[str, list[tuple[str, str, str]]] = {
         ("status", "category", "`finished` (the game ended, §10), `unfinished` (a log that stops before the end: "
                                "scores and winners as if it ended there), `failed` (an error stopped it)"),
         ("error", "string", "failed games: the exception, `Type: message (at file:line)`"),
-        ("log", "string", "the game's move log (JSON Lines, README \"Game records\"), so any game can be "
+        ("log", "string", "the game's move log (JSON Lines, docs/formats.md), so any game can be "
                           "replayed and explored; for a failed game the actions before the error, null if it "
                           "could not even be set up"),
     ],
@@ -355,8 +355,8 @@ def merge_rows(many: list[dict]) -> dict[str, list[tuple]]:
 def frames(rows: dict[str, list[tuple]]) -> dict[str, pd.DataFrame]:
     """One DataFrame per table with the dtypes of TABLES.
 
-    Lists are pyarrow lists (``pd.ArrowDtype``): DuckDB and ``pd.read_parquet(...,
-    dtype_backend="pyarrow")`` read them back; plain ``pd.read_parquet`` cannot (pandas #57411).
+    Lists are pyarrow lists (``pd.ArrowDtype``). Write them with ``core.runstore.arrow_table``, not
+    ``DataFrame.to_parquet``, whose files plain ``pd.read_parquet`` cannot read (pandas #57411).
     """
     import pandas as pd
 
@@ -387,10 +387,10 @@ def _column(name: str, dtype: str, values: list):
     return pd.array(values, dtype=dtype)  # raises on a value that does not fit the dtype
 
 
-# ----- README -----
+# ----- docs/data-dictionary.md -----
 
 def data_dictionary() -> str:
-    """The README section "Data dictionary", generated from TABLES so that the two cannot drift."""
+    """docs/data-dictionary.md, generated from TABLES so that the two cannot drift."""
     intro = (
         "`core.tables` turns games into six tables. `record_game(config, bots, bot_names, seed, run, game_id, "
         "setup)` plays and records one game (an error inside it becomes a `failed` games row, it never "
@@ -401,9 +401,9 @@ def data_dictionary() -> str:
         "and \"end of the turn\" figures are the engine's state after that action. Nation codes, rondel "
         "spaces, `status` and `cause` are categories over their fixed sets (nations in the order RU CN IN BR "
         "US EU); power points per nation are six columns so that queries filter and average them directly.",
-        "`list<...>` columns are pyarrow lists: DuckDB queries them (`list_contains(winners, 0)`), and a "
-        "Parquet file of them is read back with DuckDB or `pd.read_parquet(path, dtype_backend=\"pyarrow\")` "
-        "(plain `pd.read_parquet` fails on them: pandas issue 57411).")
+        "`list<...>` columns are pyarrow lists: DuckDB queries them (`list_contains(winners, 0)`). In the "
+        "Parquet files of a run they stay lists for DuckDB, pyarrow and `pd.read_parquet(path, "
+        "dtype_backend=\"pyarrow\")`; plain `pd.read_parquet` gives one NumPy array per row.")
     parts = ["## Data dictionary\n"] + [_wrap(text) + "\n" for text in intro]
     for name, columns in TABLES.items():
         rows = "".join(f"| `{col}` | `{dtype}` | {meaning} |\n" for col, dtype, meaning in columns)

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from core import runstore
-from core.catalog import CatalogError, list_runs, query, register_run
+from core.catalog import CatalogError, connect, list_runs, query, register_run
 from core.cli import main
 from core.imports import import_logs
 from core.runstore import RunError
@@ -97,8 +97,14 @@ def test_events_and_players_match_pandas(two_runs):
     assert final.score.tolist() == [s for scores in games.scores for s in scores]
 
 
+def empty_catalogue(folder: Path) -> Path:
+    catalog = folder / "empty.duckdb"
+    connect(catalog).close()
+    return catalog
+
+
 def test_a_catalogue_without_runs_has_empty_typed_views(tmp_path):
-    catalog = tmp_path / "empty.duckdb"
+    catalog = empty_catalogue(tmp_path)
     assert query("SELECT count(*) AS n FROM games", catalog).n.tolist() == [0]
     columns = query("DESCRIBE nation_turns", catalog)
     assert columns.column_name.tolist() == [name for name, _, _ in TABLES["nation_turns"]]
@@ -167,7 +173,7 @@ def test_import_adds_the_good_logs_and_names_the_bad_lines(logs, tmp_path, capsy
     assert main(argv) == 2
     out, err = capsys.readouterr()
     assert f"{logs['illegal']}:12: cannot parse action 'rondel beach'" in err
-    assert f"{logs['malformed']}:3: malformed JSON" in err
+    assert f"{logs['malformed']}:3: not valid JSON" in err
     assert "Imported 2 games into run club" in out
     games = query("SELECT game_id, status, setup, seed FROM games ORDER BY game_id", catalog)
     assert games.values.tolist() == [[0, "finished", "two_powers", 4], [1, "unfinished", "two_powers", 4]]
@@ -201,6 +207,7 @@ def test_import_refuses_a_simulation_folder(two_runs):
 
 def test_empty_views_have_the_types_of_the_parquet_files(two_runs, tmp_path):
     full = {table: query(f"DESCRIBE {table}", two_runs["catalog"]) for table in TABLES}
+    catalog = empty_catalogue(tmp_path)
     for table in TABLES:
-        empty = query(f"DESCRIBE {table}", tmp_path / "empty.duckdb")
+        empty = query(f"DESCRIBE {table}", catalog)
         assert empty.column_type.tolist() == full[table].column_type.tolist(), table

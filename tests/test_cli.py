@@ -84,7 +84,7 @@ def test_play_with_a_custom_distribution_file(capsys, tmp_path):
 @pytest.mark.parametrize("argv, words", [
     (["play", "--bots", "random,random"], "2 bots named for 4 players"),
     (["play", "--bots", "genius"], "unknown bot 'genius'"),
-    (["play", "--players", "9"], "config.players"),
+    (["play", "--players", "9"], "argument --players: expected a whole number 2..6"),
     (["play", "--setup", "no-such-file.json"], "neither standard nor variant"),
 ])
 def test_play_refuses_bad_options(capsys, argv, words):
@@ -121,7 +121,7 @@ def test_replay_of_a_malformed_log(capsys, tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"game": "imperial2030", "format": 1, "config": {}}\n{"player": -1\n')
     code, _, err = run(capsys, "replay", str(bad))
-    assert code == 2 and f"{bad}:2: malformed JSON" in err
+    assert code == 2 and f"{bad}:2: not valid JSON" in err
 
 
 def test_replay_of_a_missing_file(capsys, tmp_path):
@@ -163,7 +163,7 @@ def test_apply_an_unparsable_action(capsys, position_file):
     ("[1, 2", "not valid JSON"),
     ('{"players": []}', "'config' object"),
     ('{"config": {"players": 4}, "players": 3}', "expected a list of 4 players"),
-    ('{"config": {"players": 2}, "players": [1, 2], "nations": {}}', "malformed position document"),
+    ('{"config": {"players": 2}, "players": [1, 2], "nations": {}}', "players[0]: must be an object"),
 ])
 def test_bad_position_files(capsys, tmp_path, content, words):
     path = tmp_path / "pos.json"
@@ -208,3 +208,19 @@ def test_installed_script_runs_in_a_subprocess(tmp_path):
     done = subprocess.run([script, "replay", str(log)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "after the end of the game" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path, position_file):
+    """``imperial legal POS | head -1``: the output (10,000 top-ups, more than a pipe holds) meets a
+    closed pipe; the command stops without a traceback or a word on stderr."""
+    doc = json.loads(position_file.read_text())
+    doc["players"][doc["decision"]["player"]]["cash"] = 10_000
+    doc.pop("bank")
+    rich = tmp_path / "rich.json"
+    rich.write_text(json.dumps(doc))
+    script = shutil.which("imperial", path=str(Path(sys.executable).parent))
+    proc = subprocess.Popen([script, "legal", str(rich)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout.readline()
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 141 and err == b""

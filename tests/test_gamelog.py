@@ -76,7 +76,7 @@ def _bad_logs(lines: list[str]) -> list[tuple[str, list[str], int, str]]:
     first_move = json.loads(lines[2])
     return [
         ("empty file", [], 1, "header"),
-        ("malformed JSON", [lines[0], lines[1], '{"player": 0, "action": '], 3, "malformed JSON"),
+        ("malformed JSON", [lines[0], lines[1], '{"player": 0, "action": '], 3, "not valid JSON"),
         ("not an object", [lines[0], "[1, 2]"], 2, "JSON object"),
         ("header missing", lines[1:], 1, "header is missing"),
         ("header without format", ['{"game": "imperial2030", "config": {}}'], 1, "'format'"),

@@ -124,6 +124,19 @@ def test_t2_treasury_and_cash_too_small_no_factory():
     assert kinds(events, "factory_built") == []
 
 
+@pytest.mark.parametrize("treasury_, asked", [(3, False), (5, True)])
+def test_5_without_top_ups_cash_cannot_pay_for_a_factory(treasury_, asked):
+    """§5 with top-ups switched off (``cash_topup: false``): the government's cash no longer counts, so
+    a treasury below 5m leaves 'build none' as the only choice, and that decision is not asked."""
+    s = eu_factory_turn(treasury_=treasury_, cash=10, config={"cash_topup": False})
+    act(s, "rondel factory")
+    assert (s.decision_name() == "factory") == asked
+    if asked:
+        assert decisions(s) == {"build rome", "build berlin", "build none"} and topups(s) == set()
+    else:
+        assert s.nation != NATIONS.index("EU") and treasury(s, "EU") == treasury_ and s.cash[0] == 10
+
+
 def test_7_1_no_legal_site_nothing_happens():
     """§7.1 step 3: with a factory in every home city there is no site: no decision, no payment."""
     s = eu_factory_turn(factories_=("paris", "london", "rome", "berlin"))

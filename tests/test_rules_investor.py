@@ -102,7 +102,7 @@ def test_q2_buy_only_what_cash_covers():
     """§7.5 / Q2: a bond may be bought when its cost ≤ cash (9m: numbers 1-4, exactly 9 included)."""
     s = investing(9)
     assert {t for t in buys(s) if " IN " in t} == {"buy IN 1", "buy IN 2", "buy IN 3", "buy IN 4"}
-    assert_illegal(s, "buy IN 5", "§7.5", match="costs 12m and player 1 has 9m")
+    assert_illegal(s, "buy IN 5", "§7.5", match="costs 12m and Player B has 9m")
     act(s, "buy IN 4")
     assert s.cash[1] == 0 and s.treasury[IN] == 9 and bond_holder(s, "IN", 4) == 1
 
@@ -113,12 +113,12 @@ def test_q2_upgrade_pays_the_difference():
     s = investing(9, bonds={1: ["CN 2"], 2: ["CN 4"]})
     upgrades = {t for t in buys(s) if t.startswith("upgrade")}
     assert upgrades == {"upgrade CN 2 -> 3", "upgrade CN 2 -> 5"}  # CN 4 is owned by seat 2
-    assert_illegal(s, "upgrade CN 2 -> 6", "§7.5", match="costs 12m and player 1 has 9m")
+    assert_illegal(s, "upgrade CN 2 -> 6", "§7.5", match="costs 12m and Player B has 9m")
     assert_illegal(s, "upgrade CN 2 -> 1", "§7.5", match="must take a more expensive bond")
-    assert_illegal(s, "upgrade CN 2 -> 4", "§7.5", match=r"CN 4 is not available \(owned by player 2\)")
-    assert_illegal(s, "upgrade CN 3 -> 5", "§7.5", match="player 1 does not own bond CN 3")
-    assert_illegal(s, "upgrade RU 2 -> 5", "§7.5", match="player 1 does not own bond RU 2")
-    assert_illegal(s, "buy CN 4", "§7.5", match=r"not available \(owned by player 2\)")
+    assert_illegal(s, "upgrade CN 2 -> 4", "§7.5", match=r"CN 4 is not available \(owned by Player C\)")
+    assert_illegal(s, "upgrade CN 3 -> 5", "§7.5", match="Player B does not own bond CN 3")
+    assert_illegal(s, "upgrade RU 2 -> 5", "§7.5", match="Player B does not own bond RU 2")
+    assert_illegal(s, "buy CN 4", "§7.5", match=r"not available \(owned by Player C\)")
     assert_illegal(s, "rondel factory", "§7.5", match="buy a bond, upgrade one, or pass")
     act(s, "upgrade CN 2 -> 5")
     assert s.cash[1] == 1 and s.treasury[CN] == 8
@@ -134,8 +134,8 @@ def test_q2_treasury_money_never_counts():
     act(s, "rondel investor")
     assert s.current_player() == 1 and s.cash[1] == 2
     assert buys(s) == {f"buy {code} 1" for code in ("RU", "IN", "BR", "US", "EU")} | {"upgrade CN 1 -> 2"}
-    assert_illegal(s, "upgrade CN 1 -> 3", "§7.5", match="costs 4m and player 1 has 2m")
-    assert_illegal(s, "buy CN 2", "§7.5", match="costs 4m and player 1 has 2m")
+    assert_illegal(s, "upgrade CN 1 -> 3", "§7.5", match="costs 4m and Player B has 2m")
+    assert_illegal(s, "buy CN 2", "§7.5", match="costs 4m and Player B has 2m")
 
 
 # ----- Q6 and the order of investors -----

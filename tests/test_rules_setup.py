@@ -264,7 +264,7 @@ def test_4_3_variant_one_bond_per_player_per_nation_and_no_upgrades():
     assert {t for t in legal_texts(s) if t != "pass"} == {"buy CN 1", "buy CN 2", "buy CN 3"}  # cash 7
     assert_illegal(s, "buy RU 2", "§4.3", match="bond of CN")
     assert_illegal(s, "upgrade RU 9 -> 8", "§4.3", match="no upgrades")
-    assert_illegal(s, "buy CN 4", "§4.3", match="costs 9m and player 0 has 7m")
+    assert_illegal(s, "buy CN 4", "§4.3", match="costs 9m and Player A has 7m")
 
 
 def test_4_3_variant_card_falls_back_when_russia_ungoverned():
@@ -332,13 +332,13 @@ def test_custom_distribution_governments_option():
 
 @pytest.mark.parametrize("seats,extra,message", [
     ([{"cash": 1, "bonds": ["RU 4"]}, {"cash": 1, "bonds": ["RU 4"]}], {},
-     r"players\[1\]\.bonds\[0\]: bond RU 4 already given to player 0"),
+     r"players\[1\]\.bonds\[0\]: bond RU 4 already given to players\[0\]"),
     ([{"cash": 1, "bonds": ["XX 4"]}, {"cash": 1, "bonds": []}], {}, r"unknown nation 'XX'"),
     ([{"cash": 1, "bonds": ["RU 10"]}, {"cash": 1, "bonds": []}], {}, r"bond number must be 1\.\.9"),
     ([{"cash": 1, "bonds": ["RU 0"]}, {"cash": 1, "bonds": []}], {}, r"bond number must be 1\.\.9"),
     ([{"cash": 1, "bonds": ["R"]}, {"cash": 1, "bonds": []}], {}, r"a bond is written like 'RU 4'"),
     ([{"cash": -1, "bonds": ["RU 4"]}, {"cash": 1, "bonds": []}], {},
-     r"players\[0\]\.cash: must be a whole number >= 0"),
+     r"players\[0\]\.cash: must be a whole number 0\.\.10,000"),
     ([{"cash": 2, "bonds": ["RU 4", "EU 1"], "starting_cash": 12}, {"cash": 1, "bonds": []}], {},
      r"starting_cash 12 does not add up: cash 2 \+ bonds 11 = 13"),
     ([{"cash": 2, "bonds": ["RU 4", "EU 1"]}, {"cash": 1, "bonds": []}], {"treasuries": {"RU": 11}},
@@ -348,11 +348,11 @@ def test_custom_distribution_governments_option():
     ([{"cash": 2, "bonds": ["RU 4"]}, {"cash": 1, "bonds": []}], {"treasuries": {"XX": 0}},
      r"treasuries: unknown nation 'XX'"),
     ([{"cash": 2, "bonds": ["RU 4"]}, {"cash": 1, "bonds": ["RU 3"]}], {"governments": {"RU": 1}},
-     r"governments\.RU: player 1 does not hold the highest credit sum"),
+     r"governments\.RU: players\[1\] does not hold the highest credit sum"),
     ([{"cash": 2, "bonds": ["RU 4"]}, {"cash": 1, "bonds": []}], {"governments": {"CN": 0}},
-     r"governments\.CN: player 0 does not hold the highest credit sum"),
+     r"governments\.CN: players\[0\] does not hold the highest credit sum"),
     ([{"cash": 2, "bonds": ["RU 4"]}, {"cash": 1, "bonds": []}], {"governments": {"RU": 5}},
-     r"governments\.RU: unknown player 5"),
+     r"governments\.RU: must be a seat 0\.\.1, got 5"),
     ([{"cash": 2, "bonds": []}, {"cash": 1, "bonds": []}], {}, r"no bond is given to anybody"),
     ([{"cash": 2, "bonds": ["RU 4"]}], {}, r"1 players listed for a 2-player game"),
 ])

@@ -96,19 +96,19 @@ def test_show_prints_the_file():
     ("{oops", "not valid JSON"),
     ([1, 2], "a setup file is a JSON object"),
     ({**GOOD, "treasury": {}}, "unknown keys ['treasury']"),
-    ({"players": GOOD["players"]}, "description: must be a non-empty text"),
+    ({"players": GOOD["players"]}, "description: must be a text of 1..1,000 characters"),
     ({**GOOD, "players": GOOD["players"][:1]}, "players: must list 2..6 players"),
     ({**GOOD, "players": [{"cash": 4, "bonds": ["RU 4"], "cahs": 1}, GOOD["players"][1]]},
      "players[0]: unknown keys ['cahs']"),
     ({**GOOD, "players": [{"cash": -1, "bonds": ["RU 4"]}, GOOD["players"][1]]}, "players[0].cash"),
     ({**GOOD, "players": [{"cash": 4, "bonds": ["XX 4"]}, GOOD["players"][1]]}, "players[0].bonds[0]: unknown nation"),
     ({**GOOD, "players": [{"cash": 4, "bonds": ["RU 4"]}, {"cash": 1, "bonds": ["RU 4"]}]},
-     "players[1].bonds[0]: bond RU 4 already given to player 0"),
+     "players[1].bonds[0]: bond RU 4 already given to players[0]"),
     ({**GOOD, "players": [{"cash": 4, "starting_cash": 12, "bonds": ["RU 4"]}, GOOD["players"][1]]},
      "players[0]: starting_cash 12 does not add up: cash 4 + bonds 9 = 13"),
     ({**GOOD, "treasuries": {"RU": 10}}, "treasuries.RU: 10 does not add up to the bonds sold (9)"),
-    ({**GOOD, "governments": {"RU": 1}}, "governments.RU: player 1 does not hold the highest credit sum"),
-    ({**GOOD, "governments": ["RU"]}, "malformed setup"),
+    ({**GOOD, "governments": {"RU": 1}}, "governments.RU: players[1] does not hold the highest credit sum"),
+    ({**GOOD, "governments": ["RU"]}, "distribution.governments: must be an object keyed by nation code"),
 ])
 def test_bad_files_are_refused_naming_file_and_field(tmp_path, doc, words):
     write(tmp_path, "bad", doc)

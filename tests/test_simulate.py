@@ -11,6 +11,9 @@ import sys
 import time
 from pathlib import Path
 
+import duckdb
+import pandas as pd
+import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -75,6 +78,25 @@ def test_a_run_writes_every_table_of_every_chunk(reference):
     saved = json.loads((folder / "run.json").read_text())
     assert {key: saved[key] for key in RUN} == RUN and saved["config"]["setup"] == "standard"
     assert not temporaries(folder)
+
+
+def test_every_table_reads_with_plain_pandas_pyarrow_polars_and_duckdb(reference):
+    """The files of a run, not only the catalogue's views: pd.read_parquet on a table's folder or
+    one file, with the default backend, gives the rows with lists as arrays (not a TypeError)."""
+    folder, lists = reference["folder"], set()
+    for name, table in reference["tables"].items():
+        whole, one = pd.read_parquet(folder / name), runstore.chunk_files(folder, name)[0]
+        assert len(whole) == table.num_rows and list(whole.columns) == table.column_names, name
+        assert len(pd.read_parquet(one)) == pq.read_metadata(one).num_rows > 0, name
+        assert pq.read_table(folder / name).num_rows == table.num_rows
+        polars = pl.read_parquet(f"{folder / name}/*.parquet")
+        described = duckdb.sql(f"DESCRIBE FROM read_parquet('{folder / name}/*.parquet')").fetchall()
+        types = {column: kind for column, kind, *_ in described}
+        for column in (field.name for field in table.schema if pa.types.is_list(field.type)):
+            lists.add((name, column))
+            assert [list(value) for value in whole[column]] == table.column(column).to_pylist(), column
+            assert types[column].endswith("[]") and polars[column].to_list() == table.column(column).to_pylist()
+    assert lists == {("games", "winners"), ("games", "scores"), ("holdings", "bonds")}
 
 
 def test_a_game_depends_on_the_run_seed_and_its_index_only(reference, tmp_path):

@@ -1,7 +1,7 @@
 """Actions of Imperial 2030: small int tuples in the hot path, a stable text form for people.
 
 An action is a tuple whose first item is its type. The text form (``action_text``) parses back
-with ``parse_action``; the grammar is documented in README.md ("Action notation").
+with ``parse_action``; the grammar is documented in docs/formats.md ("Action notation").
 
     deal RU,CN,IN,BR                      chance: flag cards per seat (§4.2)
     buy RU 3 | upgrade CN 2 -> 5 | pass   bond transaction or variant pick (§4.3, §7.5)
@@ -25,6 +25,7 @@ with ``parse_action``; the grammar is documented in README.md ("Action notation"
 from __future__ import annotations
 
 from core.errors import NotationError
+from core.jsonio import clip
 from core.imperial2030.board import NATIONS, SPACES, Board
 
 (DEAL, TOPUP, RONDEL, VETO, BUILD, PRODUCE, IMPORT, FLEET, ARMY, CANAL, FIGHT, DEMAND, DECLINE,
@@ -93,7 +94,7 @@ def action_text(board: Board, a: Action) -> str:
         return f"upgrade {NATIONS[a[1]]} {a[2]} -> {a[3]}"
     if t == PASS:
         return "pass"
-    raise NotationError(f"not an Imperial 2030 action: {a!r}")
+    raise NotationError(f"not an Imperial 2030 action: {clip(a)}")
 
 
 class _Words:
@@ -103,7 +104,7 @@ class _Words:
         self.board, self.text, self.words, self.i = board, text, text.split(), 0
 
     def fail(self, why: str):
-        raise NotationError(f"cannot parse action {self.text!r}: {why}")
+        raise NotationError(f"cannot parse action {clip(self.text)}: {why}")
 
     def peek(self) -> str | None:
         return self.words[self.i] if self.i < len(self.words) else None
@@ -117,12 +118,12 @@ class _Words:
 
     def expect(self, word: str):
         if self.take(repr(word)) != word:
-            self.fail(f"expected {word!r}")
+            self.fail(f"expected {clip(word)}")
 
     def region(self) -> int:
         word = self.take("a region")
         if word not in self.board.region_index:
-            self.fail(f"unknown region {word!r}")
+            self.fail(f"unknown region {clip(word)}")
         return self.board.region_index[word]
 
     def regions(self) -> tuple[int, ...]:
@@ -132,20 +133,21 @@ class _Words:
         out = []
         for name in word.split(","):
             if name not in self.board.region_index:
-                self.fail(f"unknown region {name!r}")
+                self.fail(f"unknown region {clip(name)}")
             out.append(self.board.region_index[name])
         return tuple(out)
 
     def nation(self) -> int:
         word = self.take("a nation")
         if word not in NATIONS:
-            self.fail(f"unknown nation {word!r}")
+            self.fail(f"unknown nation {clip(word)}")
         return NATIONS.index(word)
 
     def number(self, lo: int = 0, hi: int = 10**9) -> int:
         word = self.take("a number")
-        if not word.isdigit() or not lo <= int(word) <= hi:
-            self.fail(f"expected a number from {lo} to {hi}, got {word!r}")
+        # ASCII digits only, and few: int() refuses '²' and numbers of more than 4,300 digits
+        if not (word.isascii() and word.isdigit() and len(word) <= 12) or not lo <= int(word) <= hi:
+            self.fail(f"expected a number from {lo} to {hi}, got {clip(word)}")
         return int(word)
 
     def unit(self) -> tuple[int, int]:
@@ -155,12 +157,12 @@ class _Words:
             stance = STANCE_NAMES.index(word)
             word = self.take("'army'")
         if word not in UNIT_NAMES:
-            self.fail(f"expected 'army' or 'fleet', got {word!r}")
+            self.fail(f"expected 'army' or 'fleet', got {clip(word)}")
         return UNIT_NAMES.index(word), stance
 
     def done(self, action: Action) -> Action:
         if self.i != len(self.words):
-            self.fail(f"unexpected {' '.join(self.words[self.i:])!r}")
+            self.fail(f"unexpected {clip(' '.join(self.words[self.i:]))}")
         return action
 
 
@@ -173,7 +175,7 @@ def parse_action(board: Board, text: str) -> Action:
         cards = []
         for code in word.split(","):
             if code not in NATIONS:
-                w.fail(f"unknown nation {code!r}")
+                w.fail(f"unknown nation {clip(code)}")
             cards.append(NATIONS.index(code))
         return w.done((DEAL, tuple(cards)))
     if head == "topup":
@@ -181,7 +183,7 @@ def parse_action(board: Board, text: str) -> Action:
     if head == "rondel":
         space = w.take("a rondel space")
         if space not in SPACES:
-            w.fail(f"unknown rondel space {space!r}")
+            w.fail(f"unknown rondel space {clip(space)}")
         return w.done((RONDEL, SPACES.index(space)))
     if head == "veto":
         return w.done((VETO, 1))
@@ -219,7 +221,7 @@ def parse_action(board: Board, text: str) -> Action:
             w.take("as")
             word = w.take("'hostile' or 'friendly'")
             if word not in ("hostile", "friendly"):
-                w.fail(f"expected 'hostile' or 'friendly', got {word!r}")
+                w.fail(f"expected 'hostile' or 'friendly', got {clip(word)}")
             to_stance = STANCE_NAMES.index(word)
         return w.done((ARMY, frm, stance, to, via, to_stance))
     if head in ("allow", "deny"):
@@ -261,4 +263,4 @@ def parse_action(board: Board, text: str) -> Action:
         return w.done((UPGRADE, nation, old, w.number(1, 9)))
     if head == "pass":
         return w.done((PASS,))
-    w.fail(f"unknown action {head!r}")
+    w.fail(f"unknown action {clip(head)}")

@@ -24,7 +24,9 @@ When each check applies:
 from __future__ import annotations
 
 from core.imperial2030.board import HOME, NATIONS, SEA, SHIPYARD
-from core.imperial2030.pending import P_DEAL, P_INVEST, P_VARIANT
+from core.interface import seat_name
+from core.imperial2030.pending import (P_DEAL, P_FACTORY, P_IMPORT, P_INVEST, P_MANEUVER, P_PRODUCE, P_TURN,
+                                       P_VARIANT, PENDING_NAMES)
 
 MAX_PP = 25
 
@@ -41,6 +43,7 @@ def check_invariants(state) -> list[str]:
     if state.setup_done and state.pending[0] not in (P_DEAL, P_VARIANT):
         _swiss_banks(state, out)
         _governments(state, out)
+        _decider(state, out)
     return out
 
 
@@ -51,7 +54,7 @@ def _money(s, out: list[str]) -> None:
         out.append(f"money not conserved: cash {sum(s.cash)} + treasuries {sum(s.treasury)} + bank {s.bank} = {total}")
     for p, c in enumerate(s.cash):
         if c < 0:
-            out.append(f"player {p} has negative cash {c}")
+            out.append(f"{seat_name(p)} has negative cash {c}")
     for n, t in enumerate(s.treasury):
         if t < 0:
             out.append(f"{NATIONS[n]} treasury is negative: {t}")
@@ -171,12 +174,28 @@ def _power_and_end(s, out: list[str]) -> None:
         out.append(f"the game is not over but records {NATIONS[s.end_nation]} as having ended it")
 
 
+# Decisions of the active nation's own turn, which its government makes (§5-§7).
+GOVERNMENT_DECISIONS = (P_TURN, P_FACTORY, P_PRODUCE, P_IMPORT, P_MANEUVER)
+
+
+def _decider(s, out: list[str]) -> None:
+    """§5: the active nation's government decides its turn; a nation without one has no turn."""
+    kind, player = s.pending
+    if s.terminal or kind not in GOVERNMENT_DECISIONS:
+        return
+    if not 0 <= s.nation < 6 or s.gov[s.nation] < 0:
+        out.append(f"a {PENDING_NAMES[kind]} decision, but no governed nation is active")
+    elif player != s.gov[s.nation]:
+        out.append(f"the {PENDING_NAMES[kind]} decision of {NATIONS[s.nation]} is made by its government "
+                   f"{seat_name(s.gov[s.nation])}, not seat {player}")
+
+
 def _swiss_banks(s, out: list[str]) -> None:
     """§9 step 5: a Swiss bank exactly for the players who govern no nation."""
     for p in range(s.nplayers):
         governs = p in s.gov
         if s.swiss[p] == governs:
-            out.append(f"player {p} {'governs' if governs else 'governs nothing'} but "
+            out.append(f"{seat_name(p)} {'governs' if governs else 'governs nothing'} but "
                        f"{'has' if s.swiss[p] else 'has no'} Swiss bank")
 
 
@@ -197,11 +216,11 @@ def _governments(s, out: list[str]) -> None:
             continue
         sums = credit[n]
         if g >= 0 and sums[g] == 0:
-            out.append(f"{code} is governed by player {g}, who owns none of its bonds")
+            out.append(f"{code} is governed by {seat_name(g)}, who owns none of its bonds")
         if not settled:
             continue
         top = max(sums)
         if g < 0 and top > 0:
             out.append(f"{code} has no government although bonds worth {top} are sold")
         elif g >= 0 and sums[g] < top:
-            out.append(f"{code} government player {g} has credit sum {sums[g]}, below the highest ({top})")
+            out.append(f"{code} government {seat_name(g)} has credit sum {sums[g]}, below the highest ({top})")

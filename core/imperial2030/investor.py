@@ -6,6 +6,7 @@ from core.imperial2030.actions import BUY, PASS, UPGRADE
 from core.imperial2030.board import NATIONS
 from core.imperial2030.events import BANK, player_ref
 from core.imperial2030.pending import P_INVEST
+from core.interface import seat_name
 
 
 def bond_index(nation: int, number: int) -> int:
@@ -83,16 +84,16 @@ class InvestorRules:
         cost = self.board.bond_cost
         n, new = action[1], action[-1]
         if self.owner[bond_index(n, new)] >= 0:
-            return rule, f"bond {NATIONS[n]} {new} is not available (owned by player {self.owner[bond_index(n, new)]})"
+            return rule, f"bond {NATIONS[n]} {new} is not available (owned by {seat_name(self.owner[bond_index(n, new)])})"
         price = cost[new - 1]
         if action[0] == UPGRADE:
             old = action[2]
             if self.owner[bond_index(n, old)] != p:
-                return rule, f"player {p} does not own bond {NATIONS[n]} {old}"
+                return rule, f"{seat_name(p)} does not own bond {NATIONS[n]} {old}"
             if cost[old - 1] >= price:
                 return rule, "an upgrade must take a more expensive bond"
             price -= cost[old - 1]
-        return rule, f"it costs {price}m and player {p} has {self.cash[p]}m of cash (no borrowing, §11 Q2)"
+        return rule, f"it costs {price}m and {seat_name(p)} has {self.cash[p]}m of cash (no borrowing, §11 Q2)"
 
     def explain_invest(self, action) -> tuple[str, str]:
         return self.explain_bond(action, "§7.5")

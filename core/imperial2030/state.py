@@ -12,6 +12,8 @@ factory, production, import, taxation), ``maneuver``, ``investor`` and ``setup``
 from __future__ import annotations
 
 from core.errors import IllegalActionError
+from core.interface import seat_name
+from core.jsonio import clip
 from core.imperial2030.actions import ARMY_UNIT, HOSTILE, NO_STANCE, TOPUP, action_text
 from core.imperial2030.board import HOME, NATIONS, Board
 from core.imperial2030.events import Event
@@ -186,11 +188,11 @@ class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
         try:
             text = action_text(self.board, action)
         except (ValueError, IndexError, TypeError):
-            return "§5", f"{action!r} is not an Imperial 2030 action"
+            return "§5", f"{clip(action)} is not an Imperial 2030 action"
         if self.terminal:
             return "§10", f"{text!r}: the game is over"
         rule, why = self._EXPLAINERS[self.pending[0]](self, action)
-        who = "chance" if self.pending[1] == CHANCE else f"player {self.pending[1]}"
+        who = "chance" if self.pending[1] == CHANCE else seat_name(self.pending[1])
         return rule, (f"illegal action {text!r}: {why} (pending decision: {PENDING_NAMES[self.pending[0]]} "
                       f"by {who}{'' if self.nation < 0 else ', nation ' + NATIONS[self.nation]})")
 

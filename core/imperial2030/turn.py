@@ -181,7 +181,10 @@ class TurnRules:
 
     def begin_factory(self) -> None:
         n = self.nation
-        if self.factory_sites() and self.treasury[n] + self.cash[self.gov[n]] >= self.board.factory_cost:
+        # Without top-ups the government's cash cannot help: with too little in the treasury,
+        # 'build none' would be the only choice, and a decision without a choice is not asked.
+        topup = self.cash[self.gov[n]] if self.game.cash_topup else 0
+        if self.factory_sites() and self.treasury[n] + topup >= self.board.factory_cost:
             self.pending = (P_FACTORY, self.gov[n])
         else:
             self.action_done()
