@@ -432,6 +432,8 @@ def _dashboard(args) -> int:
     env = dict(os.environ)
     if args.catalog:
         env["IMPERIAL_LAB_CATALOG"] = str(Path(args.catalog).resolve())
+    from dashboard.simulations import prepare_default_dataset  # only this command needs the dashboard
+    prepare_default_dataset(env.get("IMPERIAL_LAB_CATALOG"))  # in the terminal, before the server starts
     extra = args.extra[1:] if args.extra[:1] == ["--"] else args.extra
     command = [sys.executable, "-m", "streamlit", "run", str(app), "--server.headless", "true",
                "--browser.gatherUsageStats", "false", *extra]

@@ -24,7 +24,9 @@ PAGES = (  # file in views/, title, icon
 
 def run() -> None:
     """Build the navigation and run the chosen page (a function, so that a test can drive it)."""
-    st.set_page_config(page_title="Imperial 2030 lab", page_icon=":material/public:", layout="wide")
+    # An emoji, drawn by the browser: a ":material/...:" favicon is fetched from Google's font host
+    # (the icons inside the page come from the font Streamlit ships).
+    st.set_page_config(page_title="Imperial 2030 lab", page_icon="🌐", layout="wide")
     catalog = frame.catalog_path()
     frame.ensure_dataset(catalog)
     pages = [st.Page(PAGES_DIR / file, title=title, icon=icon) for file, title, icon in PAGES]

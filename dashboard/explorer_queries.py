@@ -1,5 +1,5 @@
 """The catalogue questions of the game explorer: the games of a run with their outcome, and one
-game's move log (README "Data dictionary": ``games.log``). No Streamlit here; the page caches them.
+game's move log (docs/data-dictionary.md: ``games.log``). No Streamlit here; the page caches them.
 """
 
 from __future__ import annotations

@@ -4,30 +4,31 @@ the sidebar's run picker. Pages read the picked run with ``selected_run()``.
 Environment variables (so tests and other machines can point the app elsewhere):
 ``IMPERIAL_LAB_CATALOG`` the catalogue file (default data/lab.duckdb), ``IMPERIAL_LAB_SETUPS`` the
 folder of custom setups (default data/setups), ``IMPERIAL_LAB_DEFAULT_GAMES`` the games per setup of
-the first-start dataset (default dashboard.simulations.DEFAULT_GAMES).
+the first-start dataset (default dashboard.simulations.DEFAULT_GAMES, read there).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import threading
 from pathlib import Path
 
 import streamlit as st
 
-from core.catalog import DEFAULT_CATALOG
+from core.catalog import default_catalog
 from core.errors import ImperialError
 from core.setups import SETUPS_DIR
 from dashboard import cache, simulations
 
-CATALOG_ENV, SETUPS_ENV, DEFAULT_GAMES_ENV = "IMPERIAL_LAB_CATALOG", "IMPERIAL_LAB_SETUPS", "IMPERIAL_LAB_DEFAULT_GAMES"
+SETUPS_ENV = "IMPERIAL_LAB_SETUPS"
 RUN_KEY = "run"
 # Sessions share the server process: two browsers opening a fresh lab at once play its dataset once.
 _FIRST_START = threading.Lock()
 
 
 def catalog_path() -> Path:
-    return Path(os.environ.get(CATALOG_ENV) or DEFAULT_CATALOG)
+    return default_catalog()  # the catalogue the command line uses too
 
 
 def setups_dir() -> Path:
@@ -35,23 +36,19 @@ def setups_dir() -> Path:
 
 
 def ensure_dataset(catalog: Path) -> None:
-    """A catalogue without runs (a fresh machine) gets the default dataset, played here with a
-    progress bar: DEFAULT_SETUPS with the default bot in every seat. Later starts find the runs."""
-    if not cache.runs(catalog).empty:
+    """The first start's dataset when the server was started without ``imperial dashboard`` (which plays
+    it in the terminal before): played here with a progress bar. Later starts find the runs."""
+    if not simulations.needs_default_dataset(cache.runs(catalog)):
         return
     with _FIRST_START:
-        if not cache.runs(catalog).empty:  # another session played it while this one waited
+        if not simulations.needs_default_dataset(cache.runs(catalog)):  # another session played it meanwhile
             return
-        games = int(os.environ.get(DEFAULT_GAMES_ENV) or simulations.DEFAULT_GAMES)
-        bot, setups = simulations.default_bot(), simulations.DEFAULT_SETUPS
-        note = st.info(f"First start: the catalogue {catalog} has no runs yet. Playing {games} games of "
-                       f"{bot} bots under each of the setups {', '.join(setups)}; later starts skip this.")
-        bar = st.progress(0.0, text="starting")
+        note = st.info(simulations.first_start_note(catalog))
+        bar = st.progress(0.0, text="0 games played")
         try:
-            # From the shipped data/setups, not IMPERIAL_LAB_SETUPS: DEFAULT_SETUPS names shipped files.
-            simulations.simulate_setups(catalog, setups, games, bot, on_progress=progress_callback(bar))
+            simulations.play_default_dataset(catalog, on_progress=progress_callback(bar))
         except ImperialError as exc:  # e.g. a runs/ folder left with other parameters: say which, stop
-            st.error(f"The first-start dataset could not be played: {exc}")
+            show_error("The first-start dataset could not be played.", exc)
             st.stop()
         bar.empty()
         note.empty()
@@ -62,6 +59,21 @@ def progress_callback(bar):
     def update(done: int, total: int) -> None:
         bar.progress(done / total, text=f"{done} of {total} games played")
     return update
+
+
+def show_error(title: str, *errors) -> None:
+    """An error box: ``title`` (markdown), then each error's message as plain text. Messages quote log
+    lines, file names and what was typed, which Streamlit's markdown would change (``->`` becomes an
+    arrow, ``**x**`` bold, ``:name:`` an emoji); a code span is the one place it leaves text alone."""
+    st.error("\n\n".join([title, *(code_span(str(error)) for error in errors)]), icon=":material/error:")
+
+
+def code_span(text: str) -> str:
+    """``text`` as a markdown code span: fenced by more backticks than it holds in a row, and padded
+    with a space each side, which markdown strips again (so a backtick at either end stays)."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    return f"{fence} {text} {fence}"
 
 
 def run_picker(catalog: Path) -> None:

@@ -4,7 +4,7 @@ functions; ``dashboard.cache`` wraps them for the pages.
 
 Every run-wide figure is aggregated by DuckDB (GROUP BY, windows), so a query returns a few hundred
 rows whatever the size of the run: pages never pull a table of millions of rows into pandas.
-Statistics over runs count finished games only (README "Data dictionary": ``games.status``).
+Statistics over runs count finished games only (docs/data-dictionary.md: ``games.status``).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ a ``cash`` column and one column per nation holding that player's bond numbers (
 ``parse`` turns the table into the ``players`` list of a setup file and checks it with the engine's
 own ``validate_distribution``, so the page accepts exactly what ``imperial simulate --setup`` will;
 ``document`` adds what follows from it (starting cash, treasuries, governments) and ``save`` writes
-the file of data/setups/ (README "Setups") and reads it back through core.setups.
+the file of data/setups/ (docs/setups.md) and reads it back through core.setups.
 """
 
 from __future__ import annotations

@@ -2,6 +2,7 @@
 same everywhere."""
 
 from core.imperial2030.board import NATIONS
+from core.interface import seat_name
 
 NATION_NAMES = {"RU": "Russia", "CN": "China", "IN": "India", "BR": "Brazil", "US": "United States", "EU": "Europe"}
 # Distinct under common colour blindness, close to the board's colours where that allows.
@@ -13,8 +14,7 @@ SEA_COLOUR, LAND_COLOUR, BORDER_COLOUR = "#dbe9f6", "#f3efe4", "#9a9a9a"
 RUN_COLOURS = ("#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#a6761d", "#666666")
 
 
-def player_label(seat: int) -> str:
-    return f"Player {chr(ord('A') + seat)}"
+player_label = seat_name  # one display name for a seat everywhere: core.interface
 
 
 def nation_order() -> list[str]:

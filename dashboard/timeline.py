@@ -1,7 +1,7 @@
 """A game's move log replayed once into snapshots that a page, a notebook or a test can step through.
 
 A *snapshot* is one nation turn (turn 0 is the setup): the position document at the end of the
-turn and the events of the turn. The turn boundaries are those of the data dictionary (README):
+turn and the events of the turn. The turn boundaries are those of the data dictionary (docs/data-dictionary.md):
 a turn ends with the action that starts the next one or ends the game, so its snapshot holds the
 state after that action, and the ``nation_turn`` event that action emits last opens the next
 snapshot. Each snapshot also lists its *actions*, the finer steps, each with the position after it.
@@ -25,7 +25,7 @@ class ActionStep:
 
     index: int
     player: int  # the deciding seat, -1 for chance
-    text: str  # the action in text form (README "Action notation")
+    text: str  # the action in text form (docs/formats.md, "Action notation")
     events: list[dict]  # Event.to_json() of everything it caused
     position: dict  # the position document after it
 

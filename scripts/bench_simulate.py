@@ -1,4 +1,4 @@
-"""Benchmark of batch runs (README "Batch runs"): prints figures, asserts nothing.
+"""Benchmark of batch runs (docs/batch-runs.md): prints figures, asserts nothing.
 
     .venv/bin/python scripts/bench_simulate.py                 # 10,000 heuristic 4-player games
     .venv/bin/python scripts/bench_simulate.py --games 2000 --small 200 --bots random

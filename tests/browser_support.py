@@ -1,21 +1,27 @@
 """The dashboard in a real browser, shared by tests/test_dashboard_browser.py and
 scripts/bench_dashboard.py: a Streamlit server on a free port (always stopped), Debian's chromium
-through Playwright, and the waits that tell when Streamlit has finished drawing a page.
+through Playwright, tabs that log every request, and the waits that tell when Streamlit has finished
+drawing a page.
+
+Every wait ends on a condition, never after a fixed time, and its bound is generous: the machine may
+be busy with other jobs (or other pytest workers), and a bound only decides when a broken page fails.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = ROOT / "dashboard" / "app.py"
@@ -23,29 +29,35 @@ CHROMIUM = "/usr/bin/chromium"  # Debian's, installed by scripts/test: no browse
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 LAPTOP = {"width": 1366, "height": 768}
-START_SECONDS = 60  # the server's start-up, polled
+WAIT_MS = 120_000  # the bound of any one wait of the browser: an action, a navigation or an expect()
+START_SECONDS = 180  # the server's start-up (imports, then the health endpoint answers), polled
+LOCAL_URL = re.compile(r"^(https?|wss?)://(127\.0\.0\.1|localhost)(:\d+)?/|^(data|blob):")
 # The plotly charts each page (file in dashboard/views) draws; Power draws both of its tabs.
 CHARTS = {"explorer.py": 3, "power.py": 6 + 5, "compare.py": 2 + 4, "setup_editor.py": 0}
 
 
 @contextmanager
-def dashboard_server(catalog: Path, setups: Path | None = None):
-    """``streamlit run dashboard/app.py`` on the catalogue; yields its address, stops it on exit."""
+def dashboard_server(catalog: Path, setups: Path | None = None, options: dict | None = None):
+    """``streamlit run dashboard/app.py`` on the catalogue; yields its address, stops it on exit.
+    ``options`` are Streamlit settings for this server on top of dashboard/.streamlit/config.toml,
+    e.g. ``{"client.toolbarMode": "developer"}`` for the menu's Clear cache."""
     port = _free_port()
     env = {**os.environ, "IMPERIAL_LAB_CATALOG": str(catalog)}
     if setups is not None:
         env["IMPERIAL_LAB_SETUPS"] = str(setups)
     command = [sys.executable, "-m", "streamlit", "run", str(APP), "--server.headless", "true",
-               "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
-    # A session of its own, so that stopping it also stops whatever it started (e.g. Dask workers).
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              start_new_session=True)
-    try:
-        url = f"http://127.0.0.1:{port}"
-        _wait_until_up(url, server)
-        yield url
-    finally:
-        _stop(server)
+               "--server.port", str(port), "--server.address", "127.0.0.1"]
+    command += [arg for key, value in (options or {}).items() for arg in (f"--{key}", str(value))]
+    with tempfile.TemporaryFile(mode="a+b") as log:  # appending: reading it back moves no write offset
+        # A session of its own, so that stopping it also stops whatever it started (e.g. Dask workers).
+        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                  start_new_session=True)
+        try:
+            url = f"http://127.0.0.1:{port}"
+            _wait_until_up(url, server, log)
+            yield url
+        finally:
+            _stop(server)
 
 
 def _free_port() -> int:
@@ -54,12 +66,13 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _wait_until_up(url: str, server: subprocess.Popen) -> None:
-    """Poll Streamlit's health endpoint: the only sleep, while the server starts."""
+def _wait_until_up(url: str, server: subprocess.Popen, log) -> None:
+    """Poll Streamlit's health endpoint: the only sleep, while the server starts. A failure quotes
+    the end of the server's output."""
     deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            raise RuntimeError(f"streamlit exited with status {server.returncode}")
+            raise RuntimeError(f"streamlit exited with status {server.returncode}:\n{_tail(log)}")
         try:
             with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
                 if answer.status == 200:
@@ -67,7 +80,13 @@ def _wait_until_up(url: str, server: subprocess.Popen) -> None:
         except OSError:
             pass
         time.sleep(0.2)
-    raise RuntimeError(f"streamlit did not answer on {url} within {START_SECONDS} s")
+    raise RuntimeError(f"streamlit did not answer on {url}/_stcore/health within {START_SECONDS} s "
+                       f"(load average {os.getloadavg()[0]:.1f}):\n{_tail(log)}")
+
+
+def _tail(log, lines: int = 20) -> str:
+    log.seek(0)
+    return "\n".join(log.read().decode(errors="replace").splitlines()[-lines:])
 
 
 def _stop(server: subprocess.Popen) -> None:
@@ -82,13 +101,35 @@ def _stop(server: subprocess.Popen) -> None:
 
 @contextmanager
 def chromium():
-    """Debian's chromium, headless; closed on exit."""
+    """Debian's chromium, headless; closed on exit. Sets the bound of every ``expect()`` to WAIT_MS:
+    Playwright's assertions keep their own 5 s whatever a page's default timeout says."""
+    expect.set_options(timeout=WAIT_MS)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             yield browser
         finally:
             browser.close()
+
+
+@contextmanager
+def tab(browser: Browser, url: str):
+    """A fresh tab (a context of its own: a new session of the app) at the laptop's size, with WAIT_MS
+    for every action and navigation; yields it and the list of every URL it requests."""
+    context = browser.new_context(viewport=LAPTOP, base_url=url)
+    try:
+        context.set_default_timeout(WAIT_MS)
+        context.set_default_navigation_timeout(WAIT_MS)
+        requests = []
+        context.on("request", lambda request: requests.append(request.url))
+        yield context.new_page(), requests
+    finally:
+        context.close()
+
+
+def foreign(requests: list[str]) -> list[str]:
+    """The requests that left the machine: anything but this host and data:/blob: URLs."""
+    return [url for url in requests if not LOCAL_URL.match(url)]
 
 
 def heading(page: Page, text: str):

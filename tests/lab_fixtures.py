@@ -10,6 +10,8 @@ import pytest
 
 from core.simulate import simulate
 
+APP_SECONDS = 180  # the bound of one AppTest run of a page: generous for a busy machine; a hung page still fails
+
 
 @dataclass
 class Lab:

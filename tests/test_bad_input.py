@@ -16,11 +16,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from core.cli import main
 from core.gamelog import replay
 from core.setups import SETUPS_DIR
 from core.simulate import simulate
+from tests.lab_fixtures import APP_SECONDS
+from tests.test_dashboard_explorer import PAGE, code_span_text
 
 MAX_LINE = 600  # an error line: the message with its quoted input clipped to about 80 characters
 DELETE = object()
@@ -518,6 +521,40 @@ def test_bad_queries(refused, sql, words):
 def test_a_query_of_a_catalogue_that_does_not_exist(lab, refused):
     refused(["query", "SELECT 1", "--catalog", lab["inputs"] / "none.duckdb"], "none.duckdb")
     assert not (lab["inputs"] / "none.duckdb").exists()
+
+
+# ----- the same logs uploaded to the dashboard's game explorer (AppTest) -----
+
+@pytest.fixture(scope="module")
+def explorer(lab):
+    """The explorer page on the lab's catalogue, switched to an uploaded move log."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("IMPERIAL_LAB_CATALOG", str(lab["catalog"]))
+        page = AppTest.from_file(str(PAGE), default_timeout=APP_SECONDS).run()
+        page.radio(key="explorer_source").set_value("an uploaded move log").run()
+        yield page
+
+
+UPLOADS = {**{f"header: {k}": (v[0], v[1], 1) for k, v in LOG_CASES.items() if "5 MB" not in k},
+           **{f"action: {k}": (["HEADER", "DEAL", *v[0]], v[1], 3) for k, v in ACTION_CASES.items()}}
+
+
+@pytest.mark.parametrize("case", UPLOADS)
+def test_bad_uploads_in_the_dashboard(lab, explorer, case):
+    """The page shows the same one error as the command, with its line, as plain text; it writes nothing."""
+    lines, words, line = UPLOADS[case]
+    lines = [lab["lines"][0] if x == "HEADER" else lab["lines"][1] if x == "DEAL" else x for x in lines]
+    data = b"\n".join(x if isinstance(x, bytes) else x.encode() for x in lines) + b"\n"
+    before = snapshot(lab["root"])
+    explorer.file_uploader(key="explorer_upload").clear().upload("bad.jsonl", data).run()
+    assert not explorer.exception
+    (error,) = explorer.error
+    title, message = error.value.split("\n\n")
+    assert f", line {line}:" in title
+    why = words.split(": ", 1)[-1] if words.startswith(":") else words  # the title gives the line
+    assert why in code_span_text(message)
+    assert len(code_span_text(message)) < MAX_LINE
+    assert snapshot(lab["root"]) == before
 
 
 # ----- bounded memory and time -----

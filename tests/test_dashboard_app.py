@@ -9,10 +9,13 @@ app and rerun a page without the router.
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -21,8 +24,8 @@ from core.catalog import list_runs
 from core.setups import SETUPS_DIR
 from dashboard import simulations
 from dashboard.app import PAGES_DIR
-
-TIMEOUT = 60
+from dashboard.frame import code_span
+from tests.lab_fixtures import APP_SECONDS
 
 
 def _app():
@@ -32,7 +35,7 @@ def _app():
 
 
 def start(page: str | None = None) -> AppTest:
-    at = AppTest.from_function(_app, default_timeout=TIMEOUT).run()
+    at = AppTest.from_function(_app, default_timeout=APP_SECONDS).run()
     assert not at.exception, at.exception
     if page is not None:
         at.switch_page(str(PAGES_DIR / page)).run()
@@ -95,7 +98,8 @@ def test_compare_page_compares_the_chosen_runs(on_lab):
 
 def test_setup_editor_checks_and_saves(on_lab, setups):
     at = start("setup_editor.py")
-    assert values(at.error) == ["No bond is given to anybody, so no nation would have a government"]
+    assert values(at.error) == ["The distribution is not valid:\n\n"
+                                + code_span("No bond is given to anybody, so no nation would have a government")]
     at.selectbox(key="setup_base").set_value("even_spread").run()
     assert not at.exception and not at.error
     assert values(at.success) == ["The distribution is valid."]
@@ -107,6 +111,16 @@ def test_setup_editor_checks_and_saves(on_lab, setups):
     assert saved.is_file() and f"Saved {saved}" in at.success[-1].value
     at.run().selectbox(key="setup_base").set_value("spread_copy").run()  # listed from the next run on
     assert at.text_input[0].input("spread_copy").run().button[0].disabled  # exists: the box must be ticked
+
+
+def test_a_setup_file_that_does_not_load_is_reported(on_lab, setups):
+    (setups / "broken.json").write_text('{"description": "edited by hand", "players": []}', encoding="utf-8")
+    at = start("setup_editor.py")
+    at.selectbox(key="setup_base").set_value("broken").run()
+    assert not at.exception
+    title, message, *_ = at.error[0].value.split("\n\n")
+    assert title == f"{code_span('broken')} cannot be loaded; starting from an empty table."
+    assert message == code_span(f"{setups / 'broken.json'}: players: must list 2..6 players")
 
 
 def test_first_start_plays_the_default_dataset_then_compares(tmp_path, setups, monkeypatch):
@@ -144,6 +158,41 @@ def test_first_start_plays_the_default_dataset_then_compares(tmp_path, setups, m
     assert len(at.get("plotly_chart")) == 2 + 4
 
 
+def test_the_terminal_plays_the_default_dataset_before_the_server_starts(tmp_path, monkeypatch, capsys):
+    """``imperial dashboard`` prepares a fresh catalogue with a progress bar on stderr, counted in
+    games from 0; a second start finds the runs and plays nothing."""
+    catalog = tmp_path / "lab.duckdb"
+    monkeypatch.setenv("IMPERIAL_LAB_DEFAULT_GAMES", "6")
+    played = simulations.prepare_default_dataset(catalog)
+    assert sorted(played) == sorted(simulations.default_run_names())
+    assert sorted(list_runs(catalog)["name"]) == sorted(played) and set(list_runs(catalog)["status"]) == {"complete"}
+    err = capsys.readouterr().err
+    assert err.startswith(simulations.first_start_note(catalog))
+    states = _bar_states(err)
+    assert " 0/12 " in states[0] and " 12/12 " in states[-1]
+    assert simulations.prepare_default_dataset(catalog) == []
+    assert capsys.readouterr().err == ""
+
+
+def _bar_states(err: str) -> list[str]:
+    """The states a tqdm bar drew (it redraws over itself with carriage returns)."""
+    return [state for state in re.split(r"[\r\n]", err) if state.startswith("Default dataset")]
+
+
+def test_an_interrupted_first_start_is_resumed_but_own_runs_are_left_alone(monkeypatch):
+    monkeypatch.setenv("IMPERIAL_LAB_DEFAULT_GAMES", "6")
+    first, second = simulations.default_run_names()
+
+    def catalogue(*rows):
+        return pd.DataFrame(rows, columns=["name", "status"])
+
+    assert simulations.needs_default_dataset(catalogue())
+    assert simulations.needs_default_dataset(catalogue((first, "complete"), (second, "partial")))  # Ctrl-C
+    assert simulations.needs_default_dataset(catalogue((first, "complete")))
+    assert not simulations.needs_default_dataset(catalogue((first, "complete"), (second, "complete")))
+    assert not simulations.needs_default_dataset(catalogue(("my_run", "partial")))
+
+
 def test_two_plays_of_one_run_at_once_take_turns(tmp_path):
     """Streamlit starts a rerun (Enter in the form, then its button) while the previous run of the
     script still plays, and sessions share the process: both plays of one run must succeed."""
@@ -154,13 +203,16 @@ def test_two_plays_of_one_run_at_once_take_turns(tmp_path):
     assert list(list_runs(catalog)["games"]) == [4]
 
 
-def test_dashboard_command_runs_streamlit_headless(monkeypatch, tmp_path):
+def test_dashboard_command_prepares_the_catalogue_then_runs_streamlit_headless(monkeypatch, tmp_path):
     calls = []
+    monkeypatch.setattr(simulations, "prepare_default_dataset", lambda catalog: calls.append(catalog))
     monkeypatch.setattr(cli.subprocess, "call", lambda command, env: calls.append((command, env)) or 0)
     assert cli.main(["dashboard", "--catalog", str(tmp_path / "x.duckdb"), "--server.port", "8600"]) == 0
-    (command, env), = calls
+    catalog, (command, env) = calls
+    assert Path(catalog) == (tmp_path / "x.duckdb").resolve()
     assert command[:4] == [sys.executable, "-m", "streamlit", "run"]
     assert command[4] == str(PAGES_DIR.parent / "app.py")
     assert command[5:] == ["--server.headless", "true", "--browser.gatherUsageStats", "false", "--server.port", "8600"]
     assert env["IMPERIAL_LAB_CATALOG"] == str(tmp_path / "x.duckdb")
     assert cli.main(["play", "--server.port", "8600"]) == cli.ERROR_EXIT  # other commands take no extra options
+

@@ -1,7 +1,8 @@
 """The dashboard end to end in a real browser: ``streamlit run dashboard/app.py`` on a free port against
 the small lab, driven through Playwright with Debian's chromium (tests/browser_support.py). Every page
 is opened from the sidebar, a game is stepped in the explorer, a small comparison is played, a bad
-move log is uploaded, and each page is saved as a screenshot in screenshots/ (gitignored).
+move log is uploaded, and each page is saved as a screenshot in screenshots/ (gitignored). Every
+request of every tab must stay on this machine.
 
 Screenshots are taken at a laptop's width (1366 px) with the window as tall as the page: Streamlit
 scrolls its main area inside the page, so a plain full-page screenshot would show one screen only.
@@ -16,17 +17,18 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from core.setups import SETUPS_DIR
-from tests.browser_support import (CHARTS, LAPTOP, ROOT, charts_drawn, chromium, dashboard_server, heading, idle,
-                                   open_page)
+from tests.browser_support import (CHARTS, LAPTOP, ROOT, charts_drawn, chromium, dashboard_server, foreign, heading,
+                                   idle, open_page, tab)
 
+# Under pytest-xdist (--dist loadgroup) these tests share one worker: one server and one chromium.
+pytestmark = pytest.mark.xdist_group("browser")
 SCREENSHOTS = ROOT / "screenshots"
-WAIT_MS = 30_000  # any one thing the browser waits for (the machine may be busy with other jobs)
-PLAY_MS = 90_000  # the small comparison: two runs of a few heuristic games in the server's process
-COMPARE_GAMES = 6  # per setup: one chunk each, so no Dask cluster is started
+COMPARE_GAMES = 6  # per setup, played in the server's process
+# Its last line holds what markdown would rewrite (an arrow, bold): the error must quote it as written.
 BAD_LOG = "\n".join([
     '{"game": "imperial2030", "format": 1, "config": {"players": 4, "setup": "standard"}}',
     '{"player": -1, "action": "deal RU,CN,IN,BR"}',
-    '{"player": 0, "action": "rondel beach"}',
+    '{"player": 0, "action": "rondel -> **beach**"}',
 ]) + "\n"
 
 
@@ -49,16 +51,14 @@ def browser():
 
 @pytest.fixture
 def page(browser, app_url):
-    """A fresh browser tab (and session of the app) on the app's first page."""
-    context = browser.new_context(viewport=LAPTOP, base_url=app_url)
-    try:
-        tab = context.new_page()
-        tab.set_default_timeout(WAIT_MS)
-        tab.goto("/")
-        expect(heading(tab, "Game explorer")).to_be_visible()
-        yield tab
-    finally:
-        context.close()
+    """A fresh browser tab (and session of the app) on the app's first page; after the test, none of
+    its requests may have left the machine (fonts, icons, usage statistics)."""
+    with tab(browser, app_url) as (page, requests):
+        page.goto("/")
+        expect(heading(page, "Game explorer")).to_be_visible()
+        yield page
+        idle(page)  # what the last step started has been requested
+        assert not foreign(requests), f"requests that left the machine: {foreign(requests)}"
 
 
 def screenshot(page: Page, name: str) -> None:
@@ -98,6 +98,8 @@ def step_a_game(page: Page) -> None:
 
 
 def test_every_page_opens_from_the_sidebar(page):
+    expect(page.get_by_test_id("stMainMenu")).to_be_visible()  # the toolbar is drawn, without Deploy
+    expect(page.get_by_test_id("stAppDeployButton")).to_have_count(0)
     charts_drawn(page, CHARTS["explorer.py"])
     screenshot(page, "explorer")
     open_page(page, "Power & control", "Power & control")
@@ -129,10 +131,9 @@ def test_compare_plays_a_small_comparison(page):
     games = page.get_by_label("Games per setup")
     games.fill(str(COMPARE_GAMES))
     page.get_by_role("button", name="Play and compare").click()
-    expect(page.get_by_test_id("stProgress")).to_be_visible()
     chosen = page.get_by_test_id("stMultiSelect").filter(has_text="Runs to compare")
     for setup in ("standard", "even_spread"):  # the new runs replace the runs compared
-        expect(chosen.get_by_text(f"{setup}-heuristic-{COMPARE_GAMES}-s1", exact=True)).to_be_visible(timeout=PLAY_MS)
+        expect(chosen.get_by_text(f"{setup}-heuristic-{COMPARE_GAMES}-s1", exact=True)).to_be_visible()
     expect(page.get_by_test_id("stProgress")).to_be_hidden()
     expect(heading(page, "Summary")).to_be_visible()
     charts_drawn(page, CHARTS["compare.py"])
@@ -145,7 +146,7 @@ def test_a_bad_move_log_is_reported_and_the_app_goes_on(page):
         files=[{"name": "bad.jsonl", "mimeType": "application/jsonl", "buffer": BAD_LOG.encode()}])
     error = page.get_by_test_id("stAlertContentError")
     expect(error).to_contain_text("bad.jsonl, line 3: this move log cannot be replayed")
-    expect(error).to_contain_text("cannot parse action 'rondel beach'")
+    expect(error).to_contain_text("cannot parse action 'rondel -> **beach**'")
     screenshot(page, "explorer_bad_log")
     page.get_by_text("a run of the catalogue").click()
     step_a_game(page)

@@ -19,15 +19,17 @@ from core.interface import make_game
 from core.play import play_game
 from dashboard.explain import RULE_TITLES, SENTENCES, explain, rule_title
 from dashboard.explorer_queries import game_log, run_games
+from dashboard.frame import code_span
 from dashboard.mapview import board, hover_text, map_figure, region_contents
 from dashboard.nationview import bonds_figure, credit_sums, nation_summaries
 from dashboard.rondelview import SECTOR, marker_places, rondel_figure
 from dashboard.style import NATION_COLOURS, NATION_NAMES
 from dashboard.timeline import event_groups, timeline_from_text
+from tests.lab_fixtures import APP_SECONDS
 
 PAGE = Path(__file__).resolve().parents[1] / "dashboard" / "views" / "explorer.py"
 
-# README "Position documents", extended: a friendly and a hostile army, fleets sharing a sea, flags
+# docs/formats.md "Position documents", extended: a friendly and a hostile army, fleets sharing a sea, flags
 # in a neutral land and in Colombia (the Panama canal's controller).
 POSITION = {
     "config": {"game": "imperial2030", "players": 2},
@@ -80,7 +82,7 @@ def test_last_snapshot_is_the_replayed_final_state(games, timelines):
 
 def test_turns_cut_as_in_the_events_table(lab, games, timelines):
     """Every snapshot holds exactly the events the events table files under its turn, and a turn
-    opens with its nation_turn event (README "Data dictionary")."""
+    opens with its nation_turn event (docs/data-dictionary.md)."""
     for (run, game_id, _, _), timeline in zip(games, timelines):
         counts = query(f"SELECT turn, count(*) AS n FROM events WHERE run = '{run}' AND game_id = {game_id} "
                        "GROUP BY turn ORDER BY turn", lab.catalog)
@@ -321,7 +323,7 @@ def test_an_unknown_kind_still_gets_a_sentence():
 @pytest.fixture
 def page(lab, monkeypatch) -> AppTest:
     monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(lab.catalog))
-    at = AppTest.from_file(str(PAGE), default_timeout=60)
+    at = AppTest.from_file(str(PAGE), default_timeout=APP_SECONDS)
     at.run()
     assert not at.exception
     return at
@@ -383,7 +385,7 @@ def test_action_by_action_shows_one_action(page):
 
 def test_an_empty_catalogue_points_to_the_upload(tmp_path, monkeypatch):
     monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(tmp_path / "none.duckdb"))
-    at = AppTest.from_file(str(PAGE), default_timeout=60).run()
+    at = AppTest.from_file(str(PAGE), default_timeout=APP_SECONDS).run()
     assert not at.exception and "has no runs yet" in at.info[0].value and not at.subheader
 
 
@@ -397,3 +399,27 @@ def test_a_bad_upload_shows_its_line_and_a_good_one_works(page, games):
     assert not page.exception and not page.error and heading(page) == "Setup"
     page.button(key="explorer_last").click().run()
     assert heading(page).startswith(f"Turn {games[0][2].nation_turns} ·")
+
+
+def test_an_error_quotes_the_log_line_as_written(page, games):
+    """Markdown would draw ``->`` as an arrow and ``**x**`` in bold: the message is shown as plain text."""
+    page.radio(key="explorer_source").set_value("an uploaded move log").run()
+    bad = "\n".join(games[0][3].splitlines()[:5] + ['{"player": 0, "action": "rondel -> **x**"}'])
+    page.file_uploader(key="explorer_upload").upload("bad.jsonl", bad.encode()).run()
+    title, message = page.error[0].value.split("\n\n")
+    assert title == f"{code_span('bad.jsonl')}, line 6: this move log cannot be replayed."
+    assert "'rondel -> **x**'" in code_span_text(message)
+
+
+def code_span_text(markdown: str) -> str:
+    """The text a markdown code span shows (CommonMark: between equal backtick fences, one space
+    stripped each side when both are there); fails if ``markdown`` is anything else."""
+    match = re.fullmatch(r"(`+)(.*?)\1", markdown, re.DOTALL)
+    assert match and not re.search(f"(?<!`){match[1]}(?!`)", match[2]), f"not one code span: {markdown!r}"
+    text = match[2]
+    return text[1:-1] if text.startswith(" ") and text.endswith(" ") and text.strip() else text
+
+
+@pytest.mark.parametrize("text", ["plain", "a `b` c", "``x``", "`", "` x `", " padded "])
+def test_a_code_span_shows_any_text_as_written(text):
+    assert code_span_text(code_span(text)) == text

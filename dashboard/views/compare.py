@@ -40,13 +40,13 @@ def new_comparison(catalog) -> None:
         if len(setups) < 1:
             st.warning("Choose at least one setup.")
             return
-        bar = st.progress(0.0, text="starting")
+        bar = st.progress(0.0, text="0 games played")
         try:
             played = simulations.simulate_setups(catalog, setups, int(games), bot, int(seed),
                                                  setups_dir=frame.setups_dir(),
                                                  on_progress=frame.progress_callback(bar))
         except ImperialError as exc:
-            st.error(f"The comparison could not be played: {exc}")
+            frame.show_error("The comparison could not be played.", exc)
             return
         st.session_state[PENDING_KEY] = played
         st.rerun()

@@ -107,7 +107,7 @@ def _game_label(row) -> str:
 def _from_upload() -> tuple[tuple, Timeline] | None:
     upload = st.file_uploader("Move log", key="explorer_upload",
                               help="a game record in JSON Lines, as `imperial play --log` writes it "
-                                   "(README, Game records)")
+                                   "(docs/formats.md, Game records)")
     if upload is None:
         st.info("Upload a move log to explore it, e.g. one written by `imperial play --log game.jsonl`.")
         return None
@@ -124,7 +124,7 @@ def _from_upload() -> tuple[tuple, Timeline] | None:
 
 def _log_error(exc: LogError) -> None:
     why = str(exc).removeprefix(f"{exc.file}:{exc.line}: ")
-    st.error(f"**{exc.file}**, line {exc.line}: this move log cannot be replayed.\n\n{why}", icon=":material/error:")
+    frame.show_error(f"{frame.code_span(exc.file)}, line {exc.line}: this move log cannot be replayed.", why)
 
 
 # ----- the step controls and the views (a fragment) -----

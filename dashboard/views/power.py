@@ -24,8 +24,9 @@ def game_metrics(game) -> None:
     cols[4].metric("Winning score", scores[winners[0]] if winners else "—")
     st.caption("Final scores: " + " · ".join(f"{player_label(p)} {s}" for p, s in enumerate(scores)))
     if not finished:
-        st.warning(f"This game is {game['status']}: {game['error'] or 'it stopped before the end'}. The charts "
-                   "show what was recorded; scores are as if it ended there.")
+        why = frame.code_span(game["error"]) if game["error"] else "it stopped before the end"
+        st.warning(f"This game is {game['status']}: {why}. The charts show what was recorded; scores are as if "
+                   "it ended there.")
 
 
 @st.fragment

@@ -26,7 +26,7 @@ def starting_table(folder) -> tuple[str, str, object]:
     try:
         doc = read_setup_file(folder / f"{base}.json")
     except SetupError as exc:  # a file edited by hand may not load: say why, and offer an empty table
-        st.error(f"{exc}")
+        frame.show_error(f"{frame.code_span(base)} cannot be loaded; starting from an empty table.", exc)
         return f"{EMPTY}:4", "", setup_table.blank(4)
     right.caption(f"{len(doc['players'])} players")
     return base, doc["description"], setup_table.from_setup(doc)
@@ -58,7 +58,7 @@ def save_form(doc: dict, folder, description: str) -> None:
         try:
             saved = setup_table.save(doc, name, folder)
         except SetupError as exc:
-            st.error(str(exc))
+            frame.show_error("The setup could not be saved.", exc)
             return
         st.success(f"Saved {saved}. Compare it on the Compare page, or `imperial simulate --setup {name}`.")
 
@@ -72,8 +72,7 @@ key, description, table = starting_table(folder)
 edited = edit(key, table)
 players, errors = setup_table.parse(edited)
 if errors:
-    for error in errors:
-        st.error(error)
+    frame.show_error("The distribution is not valid:", *errors)
     st.stop()
 doc = setup_table.document(players, description)
 st.success("The distribution is valid.")
