@@ -1,12 +1,15 @@
 """``imperial bench``: random 4-player games in one process; games/s, nation turns/s, decisions/s,
-and the time per call of ``legal_actions``, ``apply_action`` and ``clone``."""
+and the time per call of ``legal_actions``, ``apply_action`` and ``clone`` (and of ``apply_legal``,
+the unchecked apply without events that ``play_game(..., record=False)`` uses).
+
+The old engine against the new one, side by side: ``scripts/bench_engine.py``."""
 
 from __future__ import annotations
 
 import statistics
 import time
 
-from core.bots import RandomBot
+from core.bots import make_bot
 from core.play import play_game
 
 
@@ -14,32 +17,49 @@ def _games(n: int, seed: int, players: int) -> tuple[float, int, int]:
     turns = decisions = 0
     start = time.perf_counter()
     for k in range(n):
-        bots = [RandomBot(seed * 1000 + k * 10 + p) for p in range(players)]
+        bots = [make_bot("random", seed * 1000 + k * 10 + p) for p in range(players)]
         g = play_game({"game": "imperial2030", "players": players}, bots, seed * 1000 + k, record=False)
         turns += g.state.nation_turns
         decisions += g.decisions
     return time.perf_counter() - start, turns, decisions
 
 
-def _per_call(seed: int, players: int) -> dict:
-    """Mean microseconds per call, over the states of one random game."""
+def per_call(seed: int, players: int, repeats: int = 5) -> dict:
+    """Microseconds per call, the mean over the states of one random game; the best of ``repeats``
+    passes, since on a shared machine a pass of a few milliseconds is easily interrupted."""
     states = []
-    play_game({"game": "imperial2030", "players": players}, [RandomBot(seed + p) for p in range(players)], seed,
-                  on_step=lambda s, *_: states.append(s.clone()))
-    out = {}
-    for name, fn in (("legal_actions", lambda s: (setattr(s, "_legal", None), s.legal_actions())),
-                     ("clone", lambda s: s.clone())):
-        t = time.perf_counter()
-        for s in states:
-            fn(s)
-        out[name] = (time.perf_counter() - t) / len(states) * 1e6
-    pairs = [(s.clone(), s.legal_actions()[0]) for s in states if not s.is_terminal()]
-    t = time.perf_counter()
-    for s, a in pairs:
-        s.apply_action(a)
-    out["apply_action"] = (time.perf_counter() - t) / len(pairs) * 1e6
-    out["states_measured"] = len(states)
-    return out
+    play_game({"game": "imperial2030", "players": players}, [make_bot("random", seed + p) for p in range(players)],
+              seed, on_step=lambda s, *_: states.append(s.clone()))
+    live = [s for s in states if not s.is_terminal()]
+
+    def best(prepare, call, items) -> float:
+        times = []
+        for _ in range(repeats):
+            args = [prepare(x) for x in items]
+            t = time.perf_counter()
+            for a in args:
+                call(a)
+            times.append((time.perf_counter() - t) / len(args) * 1e6)
+        return min(times)
+
+    def fresh(s):
+        s._legal = s._legal_set = None
+        return s
+
+    def child(silent):
+        def make(s):
+            c = s.clone()
+            c.recording = not silent
+            return c, s.legal_actions()[0]
+        return make
+
+    return {
+        "legal_actions": best(fresh, lambda s: s.legal_actions(), states),
+        "clone": best(lambda s: s, lambda s: s.clone(), states),
+        "apply_action": best(child(False), lambda p: p[0].apply_action(p[1]), live),  # checked, with events
+        "apply_legal": best(child(True), lambda p: p[0].apply_legal(p[1]), live),  # unchecked, no events
+        "states_measured": len(states),
+    }
 
 
 def run_bench(repeats: int = 5, games: int = 20, seed: int = 1, players: int = 4, progress=None) -> dict:
@@ -55,5 +75,5 @@ def run_bench(repeats: int = 5, games: int = 20, seed: int = 1, players: int = 4
     for key in rows[0]:
         values = [row[key] for row in rows]
         result[key] = {"median": statistics.median(values), "min": min(values), "max": max(values)}
-    result["per_call_us"] = _per_call(seed, players)
+    result["per_call_us"] = per_call(seed, players)
     return result

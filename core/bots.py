@@ -1,33 +1,187 @@
-"""Bots: objects with ``decide(state, legal_actions) -> action`` (catanatron's API).
+"""Bots: objects with ``decide(state, legal_actions) -> action`` (catanatron's API), and the bot specs
+that name them.
 
 They see the game only through the game-agnostic interface (``core.interface``).
+
+A **bot spec** is ``NAME`` or ``NAME:key=value[:key=value...]``, e.g. ``heuristic:temperature=0.5``
+or ``mcts:playouts=200``. Each bot class declares its parameters in ``PARAMS``: name ->
+``(type, low, high, default)`` with ``type`` ``int`` or ``float`` and ``low..high`` the accepted
+range, and builds itself with ``from_params(params, seed)``. A class without ``PARAMS`` gets its
+values as numbers (or texts where they are none) and checks them itself in ``from_params``, whose
+ValueError becomes the spec's error. ``canonical_spec`` gives the one text
+of a spec (keys sorted, numbers normalised, parameters at their default dropped): that text is what
+logs, run.json and the ``bots`` column hold, so two spellings of one bot are one entrant of a league.
+Specs hold no commas: ``--bots`` is a comma list of per-seat specs.
 """
 
 from __future__ import annotations
 
+import math
 import random
+import re
 
+from core.errors import SetupError
 from core.imperial2030.heuristic import HeuristicBot
+from core.jsonio import clip
+
+MAX_SPEC_CHARS = 200  # a move log's header refuses longer bot names (core/gamelog.py)
+_INT = re.compile(r"[+-]?[0-9]{1,18}\Z")
+# float() alone would take "1_0", "inf", "nan" and " 1": a spec number is plain decimal notation
+_FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]{1,4})?\Z")
 
 
 class RandomBot:
     """Uniform over the legal actions, from its own seeded generator."""
 
     name = "random"
+    PARAMS: dict = {}
 
     def __init__(self, seed: int | None = None):
         self.rng = random.Random(seed)
+
+    @classmethod
+    def from_params(cls, params: dict, seed: int | None = None) -> "RandomBot":
+        return cls(seed)
 
     def decide(self, state, legal_actions):
         return legal_actions[self.rng.randrange(len(legal_actions))]
 
 
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+_MISSING: dict[str, str] = {}  # bots that could not be loaded, and why (named when one is asked for)
 
 
-def make_bot(name: str, seed: int | None = None):
-    from core.errors import SetupError
+def bot_classes() -> dict:
+    """BOTS, with the search bot ``mcts`` when core/mcts.py provides ``MCTSBot``. It is imported only
+    here, so ``import core.bots`` stays light, and a missing or broken core/mcts.py costs only that bot."""
+    if "mcts" not in BOTS and "mcts" not in _MISSING:
+        try:
+            from core.mcts import MCTSBot
+        except ImportError as exc:
+            _MISSING["mcts"] = f"core/mcts.py cannot be loaded: {exc}"
+        else:
+            BOTS["mcts"] = MCTSBot
+    return BOTS
 
-    if name not in BOTS:
-        raise SetupError(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})")
-    return BOTS[name](seed)
+
+def parse_bot_spec(text: str, where: str = "bot spec") -> tuple[str, dict]:
+    """``(name, params)`` of a bot spec, each value of its declared type and range.
+
+    SetupError, starting with ``where`` (e.g. ``--bots``) and quoting the spec, for an empty or
+    unknown name, an unknown, repeated or malformed key, or a value out of range.
+    """
+    if not isinstance(text, str):
+        raise SetupError(f"{where}: a bot spec is a text such as heuristic:temperature=0.5, got {clip(text)}")
+    spec = text.strip()
+
+    def refuse(why: str):
+        raise SetupError(f"{where}: {clip(spec)}: {why}")
+
+    if len(spec) > MAX_SPEC_CHARS:
+        refuse(f"longer than {MAX_SPEC_CHARS} characters")
+    name, *pairs = spec.split(":")
+    name = name.strip()
+    classes = bot_classes()
+    if not name:
+        refuse(f"unknown bot '': no name (a spec is NAME or NAME:key=value[:key=value]; known: "
+               f"{', '.join(sorted(classes))})")
+    if name not in classes:
+        why = f"; {_MISSING[name]}" if name in _MISSING else ""
+        refuse(f"unknown bot {clip(name)} (known: {', '.join(sorted(classes))}){why}")
+    cls = classes[name]
+    declared = getattr(cls, "PARAMS", None)
+    known = f"known: {', '.join(declared)}" if declared else "it takes none"
+    params: dict = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        key, value = key.strip(), value.strip()
+        if not eq or not key or not value:
+            refuse(f"{clip(pair)} is not key=value")
+        if declared is not None and key not in declared:
+            refuse(f"unknown parameter {clip(key)} of bot {name} ({known})")
+        if key in params:
+            refuse(f"parameter {key!r} given twice")
+        def bad(why: str, key=key):
+            refuse(f"parameter {key!r}: {why}")
+        params[key] = _undeclared(value, bad) if declared is None else _value(value, declared[key], bad)
+    if declared is None:
+        try:  # the class checks its own parameters: building one is its check
+            cls.from_params(dict(params), None)
+        except (ValueError, TypeError) as exc:
+            refuse(" ".join(str(exc).split()))
+    return name, params
+
+
+def _undeclared(text: str, refuse):
+    """A value for a class without PARAMS: a whole number, a number, else the text itself."""
+    if _INT.match(text):
+        return int(text)
+    if _FLOAT.match(text):
+        value = float(text)
+        if not math.isfinite(value):
+            refuse(f"expected a finite number, got {clip(text)}")
+        return value
+    return text
+
+
+def _value(text: str, declared: tuple, refuse):
+    kind, low, high = declared[:3]
+    if kind is int:
+        if not _INT.match(text):
+            refuse(f"expected a whole number {low:,}..{high:,}, got {clip(text)}")
+        value = int(text)
+    else:
+        if not _FLOAT.match(text):
+            refuse(f"expected a number {_number(low)}..{_number(high)}, got {clip(text)}")
+        value = float(text)
+        if not math.isfinite(value):  # 1e999 reads as inf
+            refuse(f"expected a finite number {_number(low)}..{_number(high)}, got {clip(text)}")
+    if not low <= value <= high:
+        refuse(f"must be {_number(low)}..{_number(high)}, got {clip(text)}")
+    return value
+
+
+def _number(x) -> str:
+    """A spec number's one text: 0.50 -> 0.5, 1.0 -> 1, 2 -> 2."""
+    if isinstance(x, str):
+        return x
+    if isinstance(x, int):
+        return str(x)
+    text = repr(float(x))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _default(declared: tuple):
+    return declared[3] if len(declared) > 3 else None
+
+
+def canonical_spec(text: str, where: str = "bot spec") -> str:
+    """The one text of a bot spec: its name, then its non-default parameters sorted by key, numbers
+    normalised (``heuristic:temperature=0.50`` and ``heuristic:temperature=0.5`` give the same)."""
+    name, params = parse_bot_spec(text, where)
+    declared = getattr(bot_classes()[name], "PARAMS", None)
+    kept = sorted((key, value) for key, value in params.items()
+                  if declared is None or value != _default(declared[key]))
+    return ":".join([name] + [f"{key}={_number(value)}" for key, value in kept])
+
+
+def parse_bot_list(text: str, where: str = "--bots") -> list[str]:
+    """The canonical specs of a comma list of bot specs (one per seat), in order."""
+    return [canonical_spec(part, where) for part in str(text).split(",")]
+
+
+def seat_bots(text: str, players: int, where: str = "--bots") -> list[str]:
+    """``--bots`` of ``imperial play`` and ``simulate``: one spec for every seat, or one per seat."""
+    specs = parse_bot_list(text, where)
+    if len(specs) == 1:
+        return specs * players
+    if len(specs) != players:
+        raise SetupError(f"{where}: {len(specs)} bots named for {players} players (give one, or one per seat)")
+    return specs
+
+
+def make_bot(spec: str, seed: int | None = None):
+    """The bot of a spec (``random``, ``heuristic:temperature=0.5``), seeded with ``seed``."""
+    name, params = parse_bot_spec(spec)
+    cls = bot_classes()[name]
+    return cls.from_params(params, seed) if hasattr(cls, "from_params") else cls(seed)

@@ -1,5 +1,5 @@
 """The ``imperial`` command: play, replay, legal, apply, bench (docs/command-line.md); setups,
-simulate, import, runs, query (docs/setups.md, docs/batch-runs.md); dashboard.
+simulate, import, runs, query (docs/setups.md, docs/batch-runs.md); league (docs/league.md); dashboard.
 
 Every error, argparse's included, ends as one line on stderr starting ``imperial: error:`` and exit
 status 2; a closed pipe (``imperial legal POS | head -1``) ends the command quietly.
@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from core.bench import run_bench
-from core.bots import make_bot
+from core.bots import make_bot, parse_bot_list, seat_bots
 from core.errors import ImperialError, NotationError, SetupError
 from core.gamelog import MAX_SEED, replay_game, write_log
 from core.interface import make_game, seat_name
@@ -30,6 +30,8 @@ BROKEN_PIPE_EXIT = 141  # the shell's code for a command stopped by SIGPIPE
 MAX_MESSAGE = 500  # characters of an error line; the inputs it quotes are clipped shorter still
 MAX_BENCH = 10_000  # repeats or games per repeat of ``imperial bench``
 MAX_WORKERS = 256  # local worker processes of ``imperial simulate``
+BOTS_HELP = ("one bot spec for every seat, or a comma list of one per seat; a spec is NAME or NAME:key=value[:...], "
+             "e.g. heuristic:temperature=0.5")
 
 
 class UsageError(ImperialError):
@@ -90,7 +92,7 @@ def _parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play one game with bots and print a summary")
     play.add_argument("--players", type=_players, help="2..6 (default 4, or as many as a custom distribution lists)")
     play.add_argument("--seed", type=_seed, help="seed of the deal and the bots (default: random, printed)")
-    play.add_argument("--bots", default="random", help="one bot name for every seat, or a comma list per seat")
+    play.add_argument("--bots", default="random", help=BOTS_HELP)
     play.add_argument("--setup", default="standard",
                       help="standard, variant, a setup name (imperial setups), or the path of a distribution JSON file")
     play.add_argument("--log", metavar="FILE", help="write the game as a move log (JSON Lines)")
@@ -139,12 +141,13 @@ def _add_batch_commands(sub) -> None:
     sim.add_argument("--games", type=_positive, required=True)
     sim.add_argument("--players", type=_players, help="2..6 (default 4, or as many as the setup file lists)")
     sim.add_argument("--setup", default="standard", help="a setup name (imperial setups) or a setup file")
-    sim.add_argument("--bots", default="random", help="one bot name for every seat, or a comma list per seat")
+    sim.add_argument("--bots", default="random", help=BOTS_HELP)
     sim.add_argument("--seed", type=_seed, default=1, help="the run's seed; game k gets a seed made from it and k")
     sim.add_argument("--workers", type=_bounded(MAX_WORKERS), default=_default_workers(),
                      help="worker processes of the local Dask cluster; 1 plays in this process (default: cores)")
     sim.add_argument("--out", required=True, metavar="runs/NAME", help="the run folder; its name names the run")
-    sim.add_argument("--chunk-size", type=_positive, help="games per chunk (default 200)")
+    sim.add_argument("--chunk-size", type=_positive,
+                     help="games per chunk (default: about 8 chunks per worker, at most 200; a resumed run keeps its own)")
     sim.add_argument("--scheduler", metavar="ADDRESS",
                      help="use the Dask cluster at ADDRESS (its workers must see --out at the same path)")
     sim.add_argument("--catalog", default=None, metavar="PATH", help="catalogue file (default data/lab.duckdb)")
@@ -167,6 +170,19 @@ def _add_batch_commands(sub) -> None:
     query.add_argument("--catalog", default=None, metavar="PATH")
     query.add_argument("--csv", action="store_true", help="print CSV instead of a table")
     query.set_defaults(run=_query)
+
+    lg = sub.add_parser("league", help="play bots against each other, rotating the seats, and print their standings")
+    lg.add_argument("--bots", required=True, help="2..6 bot specs, one per seat, comma-separated "
+                                                  "(e.g. heuristic,heuristic:temperature=0,random,random)")
+    lg.add_argument("--games", type=_positive, required=True)
+    lg.add_argument("--seed", type=_seed, default=1, help="the league's seed; game k gets a seed made from it and k")
+    lg.add_argument("--setup", default="standard", help="a setup name (imperial setups) or a setup file")
+    lg.add_argument("--workers", type=_bounded(MAX_WORKERS), default=_default_workers(),
+                    help="worker processes of the local Dask cluster; 1 plays in this process (default: cores)")
+    lg.add_argument("--out", metavar="DIR", help="the run folder (default runs/league-<hash> beside the catalogue)")
+    lg.add_argument("--catalog", default=None, metavar="PATH", help="catalogue file (default data/lab.duckdb)")
+    lg.add_argument("--json", action="store_true", help="print the standings as one JSON object")
+    lg.set_defaults(run=_league)
 
 
 def _whole(text: str, low: int, high: int) -> int:
@@ -200,7 +216,7 @@ def _bounded(high: int):
 def _play(args) -> int:
     game = make_game(_setup_config(args.setup, args.players))
     seed = random.randrange(2**31) if args.seed is None else args.seed
-    names = _bot_names(args.bots, game.num_players)
+    names = seat_bots(args.bots, game.num_players)
     # One generator per seat, distinct for every (seed, seat), so seats never mirror each other.
     bots = [make_bot(name, seed * 100 + p) for p, name in enumerate(names)]
     played = play_game(game.config, bots, seed)
@@ -223,15 +239,6 @@ def _setup_config(setup: str, players: int | None) -> dict:
                          f"({named}), nor a distribution file")
     config = {"game": "imperial2030", "setup": "custom", "distribution": read_json_file(setup, SetupError)}
     return config if players is None else {**config, "players": players}
-
-
-def _bot_names(spec: str, players: int) -> list[str]:
-    names = [name.strip() for name in spec.split(",")]
-    if len(names) == 1:
-        return names * players
-    if len(names) != players:
-        raise SetupError(f"--bots: {len(names)} bots named for {players} players (give one, or one per seat)")
-    return names
 
 
 def _replay(args) -> int:
@@ -333,8 +340,8 @@ def _bench(args) -> int:
         row = result[key]
         print(f"  {label:18}{row['median']:>10.{digits}f}  ({row['min']:.{digits}f}-{row['max']:.{digits}f})")
     calls = result["per_call_us"]
-    print(f"per call, mean over the {calls['states_measured']} states of one game:")
-    for name in ("legal_actions", "apply_action", "clone"):
+    print(f"per call over the {calls['states_measured']} states of one game (best of 5 passes):")
+    for name in ("legal_actions", "apply_action", "apply_legal", "clone"):
         print(f"  {name:18}{calls[name]:>10.1f} µs")
     return 0
 
@@ -373,13 +380,13 @@ def _catalog(args):
 
 
 def _simulate(args) -> int:
-    from core.simulate import DEFAULT_CHUNK_SIZE, simulate
+    from core.simulate import simulate
 
     config = load_setup(args.setup, args.players)
-    names = _bot_names(args.bots, config["players"])
+    names = seat_bots(args.bots, config["players"])
     try:
         result = simulate(args.out, args.games, args.players, args.setup, names, args.seed, workers=args.workers,
-                          chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE, scheduler=args.scheduler,
+                          chunk_size=args.chunk_size, scheduler=args.scheduler,
                           catalog=_catalog(args))
     except KeyboardInterrupt:
         print(f"imperial: interrupted: the finished chunks in {args.out} are kept; run the same command again "
@@ -393,6 +400,20 @@ def _simulate(args) -> int:
     print(f"  this call: {result['played_chunks']} chunks played, {result['resumed_chunks']} already done, "
           f"{result['seconds']:.1f} s")
     print("  rows: " + ", ".join(f"{table} {n}" for table, n in result["rows"].items()))
+    return 0
+
+
+def _league(args) -> int:
+    from core.league import format_standings, league
+
+    try:
+        result = league(parse_bot_list(args.bots), args.games, args.seed, args.setup, workers=args.workers,
+                        out=args.out, catalog=_catalog(args))
+    except KeyboardInterrupt:
+        print("imperial: interrupted: the finished chunks are kept; run the same command again to play the rest",
+              file=sys.stderr)
+        return INTERRUPTED_EXIT
+    print(json.dumps(result["standings"]) if args.json else format_standings(result))
     return 0
 
 

@@ -18,11 +18,17 @@ Actions are hashable values with a text form (``action_to_string`` / ``string_to
 ``observation(player)`` is what that player may see (the whole position where nothing is hidden);
 ``to_json()`` / ``game.state_from_json(doc)`` round-trip a state losslessly.
 Bots, simulation and the dashboard use nothing but this interface.
+
+Search (``core/mcts.py``) also uses optional hooks of a state's game (``state.game``), each with a
+default when missing: ``evaluate(state)`` (one value per seat in [0, 1]),
+``playout_policy(rng)`` (a cheap function state -> action) and ``resample(state, player, rng)``
+(a state consistent with what that player has seen); see ``SearchHooks`` and docs/search.md.
 """
 
 from __future__ import annotations
 
-from typing import Any, Hashable, Protocol
+import random
+from typing import Any, Callable, Hashable, Protocol
 
 CHANCE = -1
 TERMINAL = -4
@@ -59,6 +65,27 @@ class Game(Protocol):
 
     def new_initial_state(self) -> State: ...
     def state_from_json(self, doc: dict) -> State: ...
+
+
+class SearchHooks(Protocol):
+    """Optional methods of a Game that search uses (all, some or none; ``core.mcts`` has defaults).
+    A state that has them reachable exposes its game as ``state.game``."""
+
+    def evaluate(self, state: State) -> list[float]:
+        """One value per seat in [0, 1]: before the end, an estimate of that seat's share of the
+        win (e.g. a win probability); at the end, the result. Default: 1 shared among
+        ``winners()`` at the end, among the seats leading on ``returns()`` before."""
+        ...
+
+    def playout_policy(self, rng: random.Random) -> Callable[[State], Action]:
+        """A cheap policy for playouts (called on states where a seat decides), drawing any
+        randomness from ``rng``. Default: uniform over ``legal_actions()``."""
+        ...
+
+    def resample(self, state: State, player: int, rng: random.Random) -> State:
+        """A state consistent with what ``player`` has observed (its hidden parts drawn from
+        ``rng``), independent of ``state``. Default: ``state.clone()`` (nothing hidden)."""
+        ...
 
 
 def make_game(config: dict) -> Game:

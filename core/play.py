@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from core.interface import make_game
+from core.interface import CHANCE, make_game
 
 
 @dataclass
@@ -20,25 +20,37 @@ def play_game(config: dict, bots: list, seed: int, record: bool = True, on_step=
     """Play one game to the end. ``bots[p]`` decides for seat p; chance is sampled from ``seed``.
 
     ``on_start(state)`` sees the initial state (its ``events`` are those of the setup);
-    ``on_step(state, player, action, events)`` is called after every action.
+    ``on_step(state, player, action, events)`` is called after every action. With ``record=False``
+    and no ``on_step`` nobody reads the events, so a state that can (``recording``) builds none.
+
+    A bot must answer with one of the legal actions it is given (an equal one will do): the
+    driver applies it without checking it again.
     """
     game = make_game(config)
     state = game.new_initial_state()
     if on_start is not None:
         on_start(state)
+    silent = not record and on_step is None and hasattr(state, "recording")
+    if silent:
+        state.recording = False
+    # Chance outcomes and a bot's answer (a bot returns one of the legal actions it is given) are
+    # legal by construction: the game's unchecked ``apply_legal`` where it has one.
+    apply = state.apply_legal if hasattr(state, "apply_legal") else state.apply_action
     chance = random.Random(seed)
     played = PlayedGame(game.config, state)
     while not state.is_terminal():
         player = state.current_player()
-        if state.is_chance_node():
+        if player == CHANCE:
             outcomes = state.chance_outcomes()
             action = chance.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
         else:
             action = bots[player].decide(state, state.legal_actions())
             played.decisions += 1
-        events = state.apply_action(action)
+        events = apply(action)
         if record:
             played.actions.append((player, action))
         if on_step is not None:
             on_step(state, player, action, events)
+    if silent:
+        state.recording = True  # the caller gets an ordinary state back
     return played

@@ -4,7 +4,9 @@
 Game ``k`` of a run seeded ``S`` is played with seed ``game_seed(S, k)`` and bots seeded like
 ``imperial play`` (seat p: ``100 * seed + p``), so its rows depend on (S, k) only: neither the chunk
 size, the number of workers nor the order chunks finish in changes a table, and
-``imperial play --seed <its seed>`` plays any game of a run again.
+``imperial play --seed <its seed> --bots <its bots>`` plays any game of a run again. A rotated run
+(``rotate=True``, the runs of ``imperial league``) turns the line-up by one seat per game
+(``game_lineup``), so every bot plays every seat equally often.
 """
 
 from __future__ import annotations
@@ -12,30 +14,40 @@ from __future__ import annotations
 import hashlib
 import logging
 import math
+import queue
 import signal
 import socket
 import sys
 import threading
 import time
+from collections import deque
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from core import runstore
-from core.bots import make_bot
+from core.bots import canonical_spec, make_bot
 from core.gamelog import MAX_SEED
 from core.jsonio import clip
 from core.runstore import RunError
 from core.setups import load_setup
 from core.tables import frames, merge_rows, record_game
 
-DEFAULT_CHUNK_SIZE = 200
+DEFAULT_CHUNK_SIZE = 200  # the largest automatic chunk (chunk_size=None), and the CLI's default today
+STOP_POLL = 0.2  # seconds: how soon the thread feeding the local cluster sees a Ctrl-C of the main thread
+CHUNKS_PER_WORKER = 8  # automatic chunks: enough per process that the last ones end close together
 MAX_GAMES = 1_000_000  # per run: about 15 hours of heuristic games on two cores; 10**12 is a typo
 MAX_CHUNK_SIZE = 1_000  # a worker holds a chunk's rows: about 0.5 MB per heuristic game, 1 MB per random one
 MAX_CHUNKS = 10_000  # per run: a chunk is seven files, and the catalogue's views name every file
 MAX_WORKERS = 256  # local worker processes, each holding a chunk (the default is one per core)
 SCHEDULER_TIMEOUT = 5.0  # seconds for --scheduler to answer before anything is written
 # A renamed folder changes "name", and with it the run column: the old chunks would disagree.
-RUN_KEYS = ("name", "games", "players", "setup", "bots", "seed", "chunk_size", "config")
+RUN_KEYS = ("name", "games", "players", "setup", "bots", "seed", "chunk_size", "config", "rotate")
+# The local cluster's servers live in this process, which plays chunks too: their periodic callbacks
+# (event-loop ticks every 20 ms, work stealing, memory and system monitors) take the GIL from the
+# games, and the statistical profiler samples every worker's stack every 10 ms. None of it is used.
+QUIET_DASK = {"distributed.admin.tick.interval": "1s", "distributed.scheduler.work-stealing": False,
+              "distributed.worker.profile.enabled": False, "distributed.worker.memory.monitor-interval": "1s",
+              "distributed.admin.system-monitor.interval": "2s", "distributed.admin.system-monitor.gil.enabled": False}
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -44,13 +56,30 @@ def game_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
+def game_lineup(bots: list[str], game: int, rotate: bool) -> list[str]:
+    """The bot of each seat in game ``game``: the line-up ``bots``, or, rotated, seat p gets
+    ``bots[(p + game) % len(bots)]``."""
+    if not rotate:
+        return list(bots)
+    return [bots[(p + game) % len(bots)] for p in range(len(bots))]
+
+
+def auto_chunk_size(games: int, workers: int) -> int:
+    """The chunk size of a new run when none is given: about CHUNKS_PER_WORKER chunks per process, so
+    that the processes finish together, and at most DEFAULT_CHUNK_SIZE games (10,000 games: 50 chunks)."""
+    return max(1, min(DEFAULT_CHUNK_SIZE, math.ceil(games / (CHUNKS_PER_WORKER * max(1, workers)))))
+
+
 def simulate(out, games: int, players: int | None, setup: str, bots: list[str], seed: int, workers: int = 1,
-             chunk_size: int = DEFAULT_CHUNK_SIZE, scheduler: str | None = None, catalog=None,
-             progress: bool = True, on_progress=None) -> dict:
+             chunk_size: int | None = None, scheduler: str | None = None, catalog=None,
+             progress: bool = True, on_progress=None, rotate: bool = False) -> dict:
     """Play the chunks of the run in ``out`` that are not finished yet; returns a summary.
 
-    ``bots`` names one bot per seat. Re-running an interrupted call resumes it; other parameters
-    for the same folder are refused (RunError). ``catalog`` (a path) registers the run when given.
+    ``bots`` gives one bot spec per seat (core.bots; stored in their canonical text), turned by one
+    seat per game when ``rotate`` (``game_lineup``). Re-running an interrupted call resumes it; other
+    parameters for the same folder are refused (RunError). ``catalog`` (a path) registers the run when given.
+    ``chunk_size=None`` takes the chunk size saved in the folder's run.json when there is one (a
+    resumed run keeps its chunks, on any number of workers), else ``auto_chunk_size(games, workers)``.
     ``on_progress(done_games, total_games)`` is called as each chunk finishes (e.g. a dashboard's bar).
     Every refusal comes before anything is written: the folder, the catalogue and the scheduler
     are checked first.
@@ -58,13 +87,16 @@ def simulate(out, games: int, players: int | None, setup: str, bots: list[str], 
     config = load_setup(setup, players)
     if len(bots) != config["players"]:
         raise RunError(f"{len(bots)} bots named for {config['players']} players")
-    for name in set(bots):
-        make_bot(name)  # an unknown name fails here, not in every game
-    _check_numbers(games, seed, chunk_size, workers)
+    bots = [canonical_spec(spec, "--bots") for spec in bots]  # a bad spec fails here, not in every game
     folder = Path(out).resolve()
+    if chunk_size is None:
+        chunk_size = _saved_chunk_size(folder) or auto_chunk_size(games, workers)
+    _check_numbers(games, seed, chunk_size, workers)
     params = {"kind": "simulate", "name": runstore.check_name(folder.name), "games": games,
               "players": config["players"], "setup": setup, "bots": bots, "seed": seed, "chunk_size": chunk_size,
               "config": config}
+    if rotate:  # only then: the run.json of unrotated runs stays as it was, so they still resume
+        params["rotate"] = True
     saved = _saved_run(folder, params)
     done = runstore.markers(folder)
     if catalog is not None:
@@ -142,31 +174,45 @@ def _saved_run(folder: Path, params: dict) -> dict | None:
         return None
     if saved.get("kind") != "simulate":
         raise RunError(f"{folder}: holds a run of kind {saved.get('kind')!r}, not a simulation; choose a new --out")
-    changed = [key for key in RUN_KEYS if saved.get(key) != params[key]]
+    changed = [key for key in RUN_KEYS if saved.get(key) != params.get(key)]
     if changed:
-        was = ", ".join(f"{key} {saved.get(key)!r} (now {params[key]!r})" for key in changed if key != "config")
+        was = ", ".join(f"{key} {saved.get(key)!r} (now {params.get(key)!r})" for key in changed if key != "config")
         raise RunError(f"{folder} holds a run with other parameters: {was or 'the setup file has changed'}; "
                        f"re-run with the same parameters to resume it, or choose a new --out")
     return saved
+
+
+def _saved_chunk_size(folder: Path) -> int | None:
+    """The chunk size of the run already in ``folder``, if any (a bad run.json is refused later, by
+    ``_saved_run``, with the message it deserves)."""
+    try:
+        saved = runstore.read_run(folder)
+    except RunError:
+        return None
+    size = (saved or {}).get("chunk_size")
+    return size if type(size) is int and size >= 1 else None
 
 
 def _tasks(folder: Path, params: dict) -> list[dict]:
     """One task per chunk of ``chunk_size`` consecutive games (the last one may be shorter)."""
     size = params["chunk_size"]
     common = {"out": str(folder), "run": params["name"], "config": params["config"], "bots": params["bots"],
-              "seed": params["seed"], "setup": params["setup"]}
+              "seed": params["seed"], "setup": params["setup"], "rotate": params.get("rotate", False)}
     return [{**common, "chunk": c, "first": first, "count": min(size, params["games"] - first)}
             for c, first in enumerate(range(0, params["games"], size))]
 
 
-def run_chunk(task: dict) -> dict:
-    """Play and write one chunk (in any process: it needs only the task); returns its marker."""
-    names = task["bots"]
+def run_chunk(task: dict, after_game=None) -> dict:
+    """Play and write one chunk (in any process: it needs only the task); returns its marker.
+    ``after_game()``, when given, is called after every game (this process's own bookkeeping)."""
     games = []
     for k in range(task["first"], task["first"] + task["count"]):
         seed = game_seed(task["seed"], k)
+        names = game_lineup(task["bots"], k, task.get("rotate", False))
         bots = [make_bot(name, seed * 100 + p) for p, name in enumerate(names)]
         games.append(record_game(task["config"], bots, names, seed, task["run"], k, task["setup"]))
+        if after_game is not None:
+            after_game()
     tables = frames(merge_rows(games))
     marker = {"first": task["first"], "count": task["count"], "failed": _failed(tables["games"]),
               "rows": {name: len(df) for name, df in tables.items()}}
@@ -184,47 +230,136 @@ def _run_in_process(tasks: list[dict], on_done, workers: int, scheduler: str | N
 
 
 def _run_on_dask(tasks: list[dict], on_done, workers: int, scheduler: str | None) -> None:
-    """Chunks as Dask tasks: on a LocalCluster of ``workers`` processes, or on the cluster at ``scheduler``.
+    """Chunks as Dask tasks on the cluster at ``scheduler``, or, without one, in this process and on a
+    LocalCluster of ``workers - 1`` processes (``_run_here_and_on_local_cluster``).
 
     A worker that dies has its chunk rerun elsewhere by Dask; a chunk's files are replaced whole,
     so a rerun can never leave a mix of two attempts.
     """
+    if scheduler is None:
+        _run_here_and_on_local_cluster(tasks, on_done, workers)
+        return
     from dask.distributed import Client, as_completed
 
-    cluster = None if scheduler is not None else _local_cluster(workers)
-    client = Client(scheduler or cluster)
+    client = Client(scheduler)
     try:
         for future in as_completed(client.map(run_chunk, tasks, pure=False)):
             on_done(future.result())
     finally:
         client.close()
+
+
+class _Chunks:
+    """The chunks still to play, shared by this process's main thread and the thread that feeds the
+    local cluster; finished chunks of the cluster wait in ``finished`` for the main thread."""
+
+    def __init__(self, tasks: list[dict]):
+        self._todo, self._lock = deque(tasks), threading.Lock()
+        self.finished: queue.Queue = queue.Queue()  # markers, or the exception that ended the cluster's part
+        self.stop = threading.Event()  # set by the main thread: hand out nothing more (Ctrl-C, an error)
+
+    def take(self) -> dict | None:
+        with self._lock:
+            return None if self.stop.is_set() or not self._todo else self._todo.popleft()
+
+
+def _run_here_and_on_local_cluster(tasks: list[dict], on_done, workers: int) -> None:
+    """``workers`` processes play: this one from the start, and a LocalCluster of ``workers - 1``
+    worker processes as soon as it is up, both taking the next chunk from one queue.
+
+    This process would otherwise only wait: here it plays while the cluster starts (importing Dask,
+    spawning the workers, importing the project in them: a second or more), and the cluster has one
+    process fewer to start and to share the cores with. Each Dask worker holds one chunk at a time,
+    so the last chunks go to whichever process is free. Progress (``on_done``) is reported from the
+    main thread only, between games.
+    """
+    chunks = _Chunks(tasks)
+    feeder = threading.Thread(target=_feed_local_cluster, args=(chunks, workers - 1), name="simulate-dask",
+                              daemon=True)
+    feeder.start()
+
+    def report() -> None:
+        while True:
+            try:
+                item = chunks.finished.get_nowait()
+            except queue.Empty:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            on_done(item)
+
+    try:
+        while (task := chunks.take()) is not None:
+            on_done(run_chunk(task, after_game=report))
+            report()
+        while feeder.is_alive():  # the cluster's last chunks, then its shut-down
+            feeder.join(0.05)
+            report()
+        report()
+    finally:
+        chunks.stop.set()
+        feeder.join()
+
+
+def _feed_local_cluster(chunks: _Chunks, workers: int) -> None:
+    """Start a LocalCluster of ``workers`` processes, keep one chunk on each, close it when the
+    chunks run out or the main thread stops; results and errors go to ``chunks.finished``."""
+    cluster = client = None
+    try:
+        import dask
+        from dask.distributed import Client, wait
+
+        with dask.config.set(QUIET_DASK):
+            cluster = _local_cluster(workers)
+            client = Client(cluster)
+            running = {client.submit(run_chunk, task, pure=False)
+                       for task in (chunks.take() for _ in range(workers)) if task is not None}
+            while running and not chunks.stop.is_set():
+                try:
+                    done, running = wait(running, timeout=STOP_POLL, return_when="FIRST_COMPLETED")
+                except TimeoutError:  # nothing finished yet: look at chunks.stop again
+                    continue
+                for future in done:
+                    chunks.finished.put(future.result())
+                    task = chunks.take()
+                    if task is not None:
+                        running.add(client.submit(run_chunk, task, pure=False))
+    except BaseException as exc:  # noqa: BLE001 - handed to the main thread, which raises it
+        chunks.finished.put(exc)
+    finally:
+        if client is not None:
+            client.close()
         if cluster is not None:
             cluster.close()
 
 
-def _local_cluster(workers: int):
-    """A LocalCluster whose worker processes ignore Ctrl-C.
+def dask_setup(worker) -> None:
+    """Preload of the local cluster's workers (``preload=["core.simulate"]``): ignore Ctrl-C, which
+    reaches every process of the terminal's group, so a worker never dies mid-chunk with a traceback;
+    this process handles the KeyboardInterrupt and closes the cluster. Importing this module also
+    imports the engine and pyarrow before the first chunk; pandas is imported here too."""
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the process's main thread: nothing to protect
+        pass
+    import pandas  # noqa: F401  (core.tables imports it lazily, in ``frames``)
 
-    Ctrl-C reaches every process of the terminal's group. Worker processes inherit an ignored
-    SIGINT (it survives exec), so they do not die mid-chunk with tracebacks: the client handles
-    the KeyboardInterrupt and closes the cluster. One thread per process: the engine is pure
-    Python, threads would only fight over the GIL.
+
+def _local_cluster(workers: int):
+    """A LocalCluster of ``workers`` processes with one thread each (the engine is pure Python,
+    threads would only fight over the GIL), whose workers ignore Ctrl-C (``dask_setup``).
+
+    It is started from a thread while the main thread plays, so SIGINT cannot be ignored in this
+    process while the workers spawn (they would inherit it): the preload ignores it in each worker,
+    from its start-up on. A Ctrl-C in the second a worker takes to start may still end that worker
+    with a traceback; the run stops all the same, and its finished chunks are kept.
     """
     from dask.distributed import LocalCluster
 
-    def start():
-        # Workers log only errors: a chunk cancelled by Ctrl-C is not one. The diagnostics page
-        # takes any free port (None still tries 8787 and warns when it is taken).
-        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
-                    silence_logs=logging.ERROR)
-
-    if threading.current_thread() is not threading.main_thread():  # only the main thread may set handlers
-        return start()
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        return start()
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    # Workers log only errors: a chunk cancelled by Ctrl-C is not one. The diagnostics page takes
+    # any free port (None still tries 8787 and warns when it is taken).
+    return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
+                        silence_logs=logging.ERROR, preload=["core.simulate"])
 
 
 def _on_chunk(bar, played: int, total: int, on_progress):

@@ -42,7 +42,10 @@ TABLES: dict[str, list[tuple[str, str, str]]] = {
         ("seed", "Int64", "seed of the chance actions (bots are seeded by their caller); null if unknown"),
         ("setup", "category", "setup label given by the caller: `standard`, `variant` or a custom distribution's name"),
         ("players", "int8", "number of seats"),
-        ("bots", "category", "bot name per seat, comma-joined in seat order; null if unknown (a log without `bots`)"),
+        ("bots", "category", "the bot of each seat in this game, comma-joined in seat order: its canonical bot "
+                             "spec, `NAME` or `NAME:key=value[:key=value]` with the parameters that differ from "
+                             "the defaults (docs/command-line.md); in a league the line-up turns from game to game "
+                             "(docs/league.md); null if unknown (a log without `bots`)"),
         ("rounds", "int16", "rounds begun (§5)"),
         ("nation_turns", "int16", "nation turns begun"),
         ("decisions", "int32", "actions decided by players (chance actions not counted)"),

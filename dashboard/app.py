@@ -18,6 +18,7 @@ PAGES = (  # file in views/, title, icon
     ("explorer.py", "Game explorer", ":material/travel_explore:"),
     ("power.py", "Power & control", ":material/flag:"),
     ("compare.py", "Compare bond distributions", ":material/compare_arrows:"),
+    ("league.py", "League", ":material/leaderboard:"),
     ("setup_editor.py", "Setup editor", ":material/edit_note:"),
 )
 

@@ -1,4 +1,5 @@
-"""Streamlit's cache in front of dashboard.queries and dashboard.comparison (STYLE (e)4).
+"""Streamlit's cache in front of dashboard.queries, dashboard.comparison and core.league.standings
+(STYLE (e)4).
 
 Answers are keyed by the catalogue path, the runs' fingerprint (their rows of the catalogue's
 ``runs`` table) and the arguments: a run that gains games or is registered again changes its
@@ -17,6 +18,7 @@ import os
 
 import streamlit as st
 
+from core import league
 from dashboard import comparison, queries
 
 
@@ -40,6 +42,16 @@ def compare(catalog, runs) -> comparison.Comparison:
     """``comparison.load(catalog, runs)`` through the cache (the runs in any order)."""
     runs = tuple(sorted(runs))
     return _comparison(str(catalog), fingerprint(catalog, runs), runs)
+
+
+@st.cache_data(show_spinner="Counting the standings ...", max_entries=64)
+def _standings(catalog: str, fingerprint: tuple, run: str) -> dict:
+    return league.standings(run, catalog)
+
+
+def standings(catalog, run: str) -> dict:
+    """``core.league.standings(run, catalog)`` through the cache: read again when the run changes."""
+    return _standings(str(catalog), fingerprint(catalog, run), run)
 
 
 def runs(catalog):

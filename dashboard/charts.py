@@ -155,9 +155,13 @@ def change_rounds(changes: pd.DataFrame) -> go.Figure:
 
 # ----- comparing runs -----
 
+KEY_TITLES = {"seat": "seat", "nation": "nation governed at the start", "bot": "bot"}
+
+
 def win_rates(rates: pd.DataFrame, key: str, title: str, expected: float | None = None) -> go.Figure:
     """Grouped bars of win rates with their 95% intervals, one colour per run; ``key`` is the category
-    column ("seat" or "nation"); ``expected`` draws the rate of a fair game (1 / players)."""
+    column ("seat", "nation" or "bot", in the order given); ``expected`` draws the rate of a fair game
+    (1 / players)."""
     fig = go.Figure()
     for i, run in enumerate(rates["run"].drop_duplicates()):
         part = rates[rates["run"] == run]
@@ -176,7 +180,7 @@ def win_rates(rates: pd.DataFrame, key: str, title: str, expected: float | None 
     if key == "nation":  # the rulebook's order, as everywhere else (the query sorts them by name)
         fig.update_xaxes(categoryorder="array", categoryarray=nation_order())
     fig.update_yaxes(tickformat=".0%", rangemode="tozero")
-    return _layout(fig, title, "seat" if key == "seat" else "nation governed at the start", "win rate (95% CI)")
+    return _layout(fig, title, KEY_TITLES[key], "win rate (95% CI)")
 
 
 def distributions(frequencies: pd.DataFrame, title: str, x_title: str) -> go.Figure:

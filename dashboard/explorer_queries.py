@@ -4,29 +4,21 @@ game's move log (docs/data-dictionary.md: ``games.log``). No Streamlit here; the
 
 from __future__ import annotations
 
-import duckdb
 import pandas as pd
 
-from core.catalog import CatalogError, connect
+from dashboard.queries import fetch
 
 
 def run_games(catalog, run: str) -> pd.DataFrame:
     """One row per game of the run, by id: game_id, status, winners, scores, nation_turns, rounds,
     ended_by, and whether a move log is stored (``has_log``)."""
-    return _fetch(catalog, """
+    return fetch(catalog, """
         SELECT game_id, status, winners, scores, nation_turns, rounds, ended_by, log IS NOT NULL AS has_log
         FROM games WHERE run = ? ORDER BY game_id""", [run])
 
 
 def game_log(catalog, run: str, game_id: int) -> str | None:
     """The game's move log (JSON Lines), None if the game or its log is missing."""
-    rows = _fetch(catalog, "SELECT log FROM games WHERE run = ? AND game_id = ?", [run, game_id])
+    rows = fetch(catalog, "SELECT log FROM games WHERE run = ? AND game_id = ?", [run, game_id])
     return None if rows.empty or pd.isna(rows.at[0, "log"]) else rows.at[0, "log"]
 
-
-def _fetch(catalog, sql: str, params: list) -> pd.DataFrame:
-    with connect(catalog, read_only=True) as con:
-        try:
-            return con.execute(sql, params).df()
-        except duckdb.Error as exc:
-            raise CatalogError(f"query: {exc}") from None

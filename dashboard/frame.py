@@ -20,6 +20,7 @@ from core.catalog import default_catalog
 from core.errors import ImperialError
 from core.setups import SETUPS_DIR
 from dashboard import cache, simulations
+from dashboard.ladder import lineup_text
 
 SETUPS_ENV = "IMPERIAL_LAB_SETUPS"
 RUN_KEY = "run"
@@ -85,17 +86,9 @@ def run_picker(catalog: Path) -> None:
     name = st.sidebar.selectbox("Run", list(runs.index), key=RUN_KEY,
                                 help="the batch of games the pages show (imperial simulate / import)")
     row = runs.loc[name]
-    st.sidebar.caption(f"{row['games']} games · setup {row['setup'] or 'mixed'} · bots {bots_text(row['bots'])} · "
-                       f"{row['status']}")
+    bots = lineup_text(row["bots"], row["rotate"])  # a league: its entrants, not the first game's seats
+    st.sidebar.caption(f"{row['games']} games · setup {row['setup'] or 'mixed'} · bots {bots} · {row['status']}")
     st.sidebar.caption(f"Catalogue: `{catalog}`")
-
-
-def bots_text(bots: str | None) -> str:
-    """"heuristic ×4" for four seats of one bot, the comma list otherwise ("mixed" for imported games)."""
-    if not bots:
-        return "mixed"
-    names = bots.split(",")
-    return f"{names[0]} ×{len(names)}" if len(set(names)) == 1 else bots
 
 
 def selected_run() -> str | None:

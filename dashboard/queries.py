@@ -9,11 +9,16 @@ Statistics over runs count finished games only (docs/data-dictionary.md: ``games
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import duckdb
 import pandas as pd
 
+from core import runstore
 from core.catalog import CatalogError, connect
 from core.imperial2030.board import NATIONS
+from core.runstore import RunError
+from dashboard.ladder import lineup_text
 
 FINISHED = "SELECT run, game_id FROM games WHERE status = 'finished'"
 # The per-game figures that compare runs, each an SQL expression over one ``games`` row (or, for the
@@ -46,9 +51,23 @@ def _runs_filter(runs, column: str = "run") -> tuple[str, list]:
 # ----- the runs table -----
 
 def runs(catalog) -> pd.DataFrame:
-    """The catalogue's runs, newest first: name, setup, players, bots, games, status, created."""
-    return fetch(catalog, "SELECT name, setup, players, bots, games, status, created, chunks FROM runs "
-                          "ORDER BY created DESC, name")
+    """The catalogue's runs, newest first: name, setup, players, bots, games, status, created, chunks,
+    path, and ``rotate``: whether the run turns its line-up by one seat per game (a league).
+
+    ``rotate`` comes from each run's run.json, since the catalogue's runs table does not hold it; a
+    run.json that is missing or unreadable counts as not rotated (the sidebar must not fail on it)."""
+    table = fetch(catalog, "SELECT name, setup, players, bots, games, status, created, chunks, path FROM runs "
+                           "ORDER BY created DESC, name")
+    table["rotate"] = [_rotated(path) for path in table["path"]]
+    return table
+
+
+def _rotated(path: str) -> bool:
+    try:
+        params = runstore.read_run(Path(path))
+    except (RunError, OSError):
+        return False
+    return bool(params and params.get("rotate"))
 
 
 def fingerprint(catalog, runs) -> tuple:
@@ -61,12 +80,18 @@ def fingerprint(catalog, runs) -> tuple:
 
 
 def overview(catalog, runs) -> pd.DataFrame:
-    """One row per run: setup, players, bots, games and how many of them finished."""
+    """One row per run: setup, players, bots (``ladder.lineup_text``: a league's entrants, since its
+    games seat them in turn), games and how many of them finished."""
     where, params = _runs_filter(runs)
-    return fetch(catalog, f"""
-        SELECT run, any_value(setup) AS setup, any_value(players) AS players, any_value(bots) AS bots,
-               count(*) AS games, count(*) FILTER (WHERE status = 'finished') AS finished
+    table = fetch(catalog, f"""
+        SELECT run, any_value(setup) AS setup, any_value(players) AS players, count(*) AS games,
+               count(*) FILTER (WHERE status = 'finished') AS finished
         FROM games WHERE {where} GROUP BY run ORDER BY run""", params)
+    where, params = _runs_filter(runs, "name")
+    listed = fetch(catalog, f"SELECT name, bots, path FROM runs WHERE {where}", params)
+    bots = {row.name: lineup_text(row.bots, _rotated(row.path)) for row in listed.itertuples()}
+    table.insert(3, "bots", table["run"].map(bots))
+    return table
 
 
 # ----- one game -----

@@ -1,6 +1,6 @@
-"""Runs the dashboard plays itself: the default dataset of a first start and the new runs of a
-comparison. No Streamlit here: progress goes to a callback (or, before the server starts, to a
-progress bar in the terminal).
+"""Runs the dashboard plays itself: the default dataset of a first start, the new runs of a
+comparison and the leagues of the League page. No Streamlit here: progress goes to a callback (or,
+before the server starts, to a progress bar in the terminal).
 
 They are ordinary runs (core.simulate) in the folder ``runs/`` next to the catalogue, registered in
 it and named after what they hold (``SETUP-BOT-GAMES-sSEED``). Asking for the same games again finds
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from core import runstore
+from core import league, runstore
 from core.bots import BOTS
 from core.catalog import default_catalog
 from core.setups import PRESETS, SETUPS_DIR, load_setup
@@ -120,6 +120,16 @@ def _play_setups(catalog, setups, games: int, bot: str, seed: int, setups_dir: P
                  chunk_size=_chunk_size(folder, games), catalog=catalog, progress=False, on_progress=report)
         names.append(name)
     return names
+
+
+def play_league(catalog, bots: list[str], games: int, seed: int = DEFAULT_SEED, setup: str = "standard",
+                setups_dir=SETUPS_DIR, on_progress=None) -> str:
+    """Play (or resume) the league of ``bots`` (one spec per seat) into ``runs/`` beside the catalogue,
+    under the name ``imperial league`` gives it, so the page and the command find each other's
+    leagues; returns the run's name. SetupError for a bad line-up, before anything is written."""
+    with _PLAYING:
+        return league.league(bots, games, seed, _setup_source(setup, Path(setups_dir)), workers=_workers(games),
+                             catalog=catalog, progress=False, on_progress=on_progress)["run"]
 
 
 def _setup_source(setup: str, folder: Path) -> str:

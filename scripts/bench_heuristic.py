@@ -1,10 +1,14 @@
 """Benchmark of the heuristic bot (a measurement script, not a test); prints its figures.
 
-    .venv/bin/python scripts/bench_heuristic.py [--games 400] [--seed 1] [--workers 2]
+    .venv/bin/python scripts/bench_heuristic.py [--games 400] [--seed 1] [--workers 2] [--bot SPEC]
+
+``--bot`` is the bot spec measured (default ``heuristic``, at its default temperature; e.g.
+``heuristic:temperature=0`` for the deterministic bot). The load average is printed first: the
+figures of a shared machine are slower, never different (games are seeded).
 
 1. 4-player games, one heuristic seat against three random seats, the heuristic seat rotating
-   0,1,2,3: the heuristic's win rate with a 95% Wilson interval. A shared win (§10: still tied
-   after every tie-break) counts as a win.
+   0,1,2,3: the heuristic's win rate with a 95% Wilson interval (the game is the unit). A shared
+   win (§10: still tied after every tie-break) counts as a win.
 2. 4-player games of four heuristic bots: wins by seat (shared wins count for every sharer).
 3. Speed of the heuristic games of part 2: games/s (CPU time of the playing processes, and wall
    time), decisions and nation turns per game, and the bot's share of the time.
@@ -13,12 +17,14 @@
 from __future__ import annotations
 
 import argparse
-import math
+import os
 import time
+from functools import partial
 from multiprocessing import Pool
 
-from core.bots import RandomBot
-from core.imperial2030.heuristic import HeuristicBot
+from scipy.stats import binomtest
+
+from core.bots import RandomBot, canonical_spec, make_bot
 from core.play import play_game
 
 CONFIG = {"game": "imperial2030", "players": 4}
@@ -37,27 +43,25 @@ class _Timed:
         return action
 
 
-def _against_random(k: int, seed: int) -> bool:
+def _against_random(k: int, seed: int, spec: str) -> bool:
     seat = k % 4
-    bots = [HeuristicBot(seed * 100_000 + k * 10 + p) if p == seat else RandomBot(seed * 100_000 + k * 10 + p)
+    bots = [make_bot(spec, seed * 100_000 + k * 10 + p) if p == seat else RandomBot(seed * 100_000 + k * 10 + p)
             for p in range(4)]
     return seat in play_game(CONFIG, bots, seed * 100_000 + k, record=False).state.winners()
 
 
-def _self_play(k: int, seed: int) -> tuple[list[int], int, int, float, float]:
-    bots = [_Timed(HeuristicBot(seed * 100_000 + k * 10 + p)) for p in range(4)]
+def _self_play(k: int, seed: int, spec: str) -> tuple[list[int], int, int, float, float]:
+    bots = [_Timed(make_bot(spec, seed * 100_000 + k * 10 + p)) for p in range(4)]
     start = time.process_time()
     played = play_game(CONFIG, bots, seed * 100_000 + k, record=False)
     cpu = time.process_time() - start
     return played.state.winners(), played.decisions, played.state.nation_turns, cpu, sum(b.seconds for b in bots)
 
 
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+def wilson(wins: int, n: int) -> tuple[float, float]:
     """95% Wilson score interval of a proportion."""
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+    ci = binomtest(wins, n).proportion_ci(confidence_level=0.95, method="wilson")
+    return ci.low, ci.high
 
 
 def _run(pool, fn, games: int, seed: int) -> tuple[list, float]:
@@ -71,18 +75,21 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400, help="games per part (default 400)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    parser.add_argument("--bot", default="heuristic", help="the bot spec measured (default heuristic)")
     args = parser.parse_args()
+    spec = canonical_spec(args.bot, "--bot")
+    print("load average (1, 5, 15 min): " + ", ".join(f"{x:.2f}" for x in os.getloadavg()))
     with Pool(args.workers) as pool:
-        wins, wall = _run(pool, _against_random, args.games, args.seed)
+        wins, wall = _run(pool, partial(_against_random, spec=spec), args.games, args.seed)
         won = sum(wins)
         lo, hi = wilson(won, args.games)
-        print(f"1. heuristic vs 3 random, {args.games} 4-player games (seat rotating; a shared win counts): "
+        print(f"1. {spec} vs 3 random, {args.games} 4-player games (seat rotating; a shared win counts): "
               f"won {won} = {won / args.games:.1%} (95% CI {lo:.1%}-{hi:.1%}); {wall:.0f} s wall")
 
-        rows, wall = _run(pool, _self_play, args.games, args.seed)
+        rows, wall = _run(pool, partial(_self_play, spec=spec), args.games, args.seed)
     by_seat = [sum(p in r[0] for r in rows) for p in range(4)]
     shared = sum(len(r[0]) > 1 for r in rows)
-    print(f"2. four heuristic bots, {args.games} games: wins by seat " +
+    print(f"2. four {spec} bots, {args.games} games: wins by seat " +
           ", ".join(f"{p}: {w} ({w / args.games:.1%})" for p, w in enumerate(by_seat)) +
           f"; shared wins {shared}")
     decisions = sum(r[1] for r in rows)

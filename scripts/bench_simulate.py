@@ -1,14 +1,18 @@
 """Benchmark of batch runs (docs/batch-runs.md): prints figures, asserts nothing.
 
     .venv/bin/python scripts/bench_simulate.py                 # 10,000 heuristic 4-player games
-    .venv/bin/python scripts/bench_simulate.py --games 2000 --small 200 --bots random
+    .venv/bin/python scripts/bench_simulate.py --games 2000 --speedup 200 --bots random
+    .venv/bin/python scripts/bench_simulate.py --speedup 400,4000 --games 0   # the speed-up only
 
-1. speed-up: the same ``--small`` games (in 20 chunks) with 1 worker (in this process) and with 2
-   (a Dask LocalCluster, its start-up included), in wall and in CPU seconds;
+1. speed-up: each ``--speedup`` size (default 400 and 4,000 games) with 1 worker (in this process)
+   and with 2 (this process and a Dask LocalCluster of one worker, its start-up included), in wall
+   seconds and in CPU seconds of this process and of the worker processes, with the load average:
+   on a shared machine the wall time says as much about the neighbours as about the run;
 2. ``--games`` games on 2 workers: wall time, games/s, rows and Parquet size per table;
 3. nation_turns loaded into pandas: time and memory (target < 1 GB);
 4. a DuckDB query of the win rate by seat over the run, through the catalogue (target < 1 s).
 
+Chunks have the automatic size of ``core.simulate.auto_chunk_size`` unless ``--chunk-size`` is given.
 Runs go to a temporary folder (removed at the end) unless ``--out`` is given.
 """
 
@@ -48,55 +52,79 @@ def main() -> None:
         bots = [args.bots] * args.players
         common = dict(players=args.players, setup="standard", bots=bots, seed=args.seed, chunk_size=args.chunk_size,
                       progress=not args.quiet)
-        print(f"{args.players}-player standard games, bots {args.bots}, chunks of {args.chunk_size}, "
-              f"{psutil.cpu_count()} cores")
-        # 20 chunks, so that two workers share the small run evenly.
-        small = {**common, "chunk_size": max(1, args.small // 20)}
-        one, one_cpu = _timed(lambda: simulate(root / "small-1", args.small, workers=1, **small))
-        two, two_cpu = _timed(lambda: simulate(root / "small-2", args.small, workers=2, **small))
-        print(f"speed-up on {args.small} games in chunks of {small['chunk_size']}: "
-              f"1 worker {one:.1f} s ({args.small / one:.1f} games/s), "
-              f"2 workers {two:.1f} s ({args.small / two:.1f} games/s, Dask start-up included): x{one / two:.2f}")
-        # On a shared machine the wall-clock speed-up says more about the neighbours than about Dask;
-        # CPU seconds do not depend on them, and bound the speed-up an idle machine would give.
-        print(f"CPU per game: 1 worker {one_cpu / args.small * 1000:.0f} ms, 2 workers "
-              f"{two_cpu / args.small * 1000:.0f} ms (all processes); CPU-bound speed-up on an idle machine "
-              f"about x{2 * one_cpu / two_cpu:.2f}")
+        print(f"{args.players}-player standard games, bots {args.bots}, chunks of "
+              f"{args.chunk_size or 'the automatic size'}, {psutil.cpu_count()} cores")
+        for games in args.speedup:
+            _speedup(root, games, common)
+        if not args.games:
+            return
         folder = root / "full"
-        wall, _ = _timed(lambda: simulate(folder, args.games, workers=2, **common))
+        wall, _ = _timed(f"{args.games} games on 2 workers", lambda: simulate(folder, args.games, workers=2, **common))
         print(f"{args.games} games on 2 workers: {wall:.1f} s, {args.games / wall:.1f} games/s")
         _sizes(folder)
         _pandas_load(folder)
         _duckdb_query(folder, root / "lab.duckdb")
 
 
+def _speedup(root: Path, games: int, common: dict) -> None:
+    """The same ``games`` on 1 and on 2 workers: wall and CPU seconds, games/s, load average."""
+    runs = {}
+    for workers in (1, 2):
+        result = {}
+        runs[workers] = _timed(f"{games} games, {workers} worker{'s' if workers > 1 else ''}",
+                               lambda: result.update(simulate(root / f"speedup-{games}-{workers}", games,
+                                                              workers=workers, **common)))
+        print(f"    in {result['chunks']} chunks; CPU per game {runs[workers][1] / games * 1000:.1f} ms, "
+              f"{games / runs[workers][0]:.1f} games/s")
+    (one, one_cpu), (two, two_cpu) = runs[1], runs[2]
+    # On a shared machine the wall-clock speed-up says more about the neighbours than about Dask;
+    # the CPU seconds do not depend on them so much, and bound what an idle machine would give.
+    print(f"speed-up on {games} games: x{one / two:.2f} in wall time ({one:.1f} s vs {two:.1f} s, Dask start-up "
+          f"included); CPU {one_cpu:.1f} s vs {two_cpu:.1f} s (x{two_cpu / one_cpu:.2f}), so at most about "
+          f"x{2 * one_cpu / two_cpu:.2f} on an idle machine")
+
+
 def _arguments():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=10_000)
-    parser.add_argument("--small", type=int, default=1_000, help="games of the 1- vs 2-worker comparison")
+    parser.add_argument("--games", type=int, default=10_000, help="the 2-worker run of steps 2-4 (0: skip them)")
+    parser.add_argument("--speedup", type=_sizes_list, default=[400, 4_000],
+                        help="comma-separated game counts of the 1- vs 2-worker comparison (default 400,4000)")
+    parser.add_argument("--small", type=int, dest="speedup_one", help="one size for the comparison (as --speedup N)")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--bots", default="heuristic")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--chunk-size", type=int, default=200)
+    parser.add_argument("--chunk-size", type=int, default=None, help="games per chunk (default: automatic)")
     parser.add_argument("--out", help="keep the runs in this folder (default: a temporary one)")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
-    return parser.parse_args()
+    args = parser.parse_args()
+    if args.speedup_one:
+        args.speedup = [args.speedup_one]
+    return args
 
 
-def _timed(work) -> tuple[float, float]:
-    """Wall and CPU seconds of ``work()``, CPU counting this process and its finished children (the
-    Dask workers). The load average is printed too, as other processes skew the wall time."""
-    start, cpu = time.perf_counter(), _cpu_seconds()
+def _sizes_list(text: str) -> list[int]:
+    return [int(part) for part in text.split(",") if part.strip()]
+
+
+def _timed(what: str, work) -> tuple[float, float]:
+    """Wall and CPU seconds of ``work()``. CPU counts this process and its finished children (the Dask
+    workers, reaped when the cluster closes), printed apart, with the load average before and after:
+    other processes on the machine skew the wall time."""
+    load = os.getloadavg()[0]
+    start = time.perf_counter()
+    own, children = _cpu_seconds(resource.RUSAGE_SELF), _cpu_seconds(resource.RUSAGE_CHILDREN)
     work()
-    seconds, cpu = time.perf_counter() - start, _cpu_seconds() - cpu
-    print(f"  ({seconds:.1f} s, {cpu:.1f} CPU s; load average over the last minute: {os.getloadavg()[0]:.1f} on "
-          f"{os.cpu_count()} cores)")
-    return seconds, cpu
+    seconds = time.perf_counter() - start
+    own, children = _cpu_seconds(resource.RUSAGE_SELF) - own, _cpu_seconds(resource.RUSAGE_CHILDREN) - children
+    print(f"  {what}: {seconds:.1f} s, {own + children:.1f} CPU s (this process {own:.1f}, worker processes "
+          f"{children:.1f}); load average over the last minute {load:.1f} before, {os.getloadavg()[0]:.1f} after, "
+          f"on {os.cpu_count()} cores")
+    return seconds, own + children
 
 
-def _cpu_seconds() -> float:
-    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+def _cpu_seconds(who) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _sizes(folder: Path) -> None:

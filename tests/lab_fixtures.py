@@ -1,5 +1,6 @@
-"""A small lab on disk for dashboard and notebook tests: two runs of random 4-player games under
-two setups, registered in their own DuckDB catalogue (never the user's data/lab.duckdb)."""
+"""Small labs on disk for dashboard and notebook tests, each registered in its own DuckDB catalogue
+(never the user's data/lab.duckdb): ``lab``, two runs of random 4-player games under two setups, and
+``league_lab``, a rotated league of three bots and a run of mixed bots that keep their seats."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from core.league import chunk_size, league_name
 from core.simulate import simulate
 
 APP_SECONDS = 180  # the bound of one AppTest run of a page: generous for a busy machine; a hung page still fails
@@ -34,3 +36,39 @@ def build_lab(root: Path, games: int = 12) -> Lab:
 def lab(tmp_path_factory) -> Lab:
     """Point the dashboard at it with the environment variable IMPERIAL_LAB_CATALOG."""
     return build_lab(tmp_path_factory.mktemp("lab"))
+
+
+LEAGUE_BOTS = ["heuristic", "heuristic:temperature=0", "random"]
+LEAGUE_GAMES = 9  # a multiple of the 3 seats: every bot plays every seat equally often
+FIXED_BOTS = ["heuristic", "random", "random"]  # not rotated: each bot keeps its seat
+
+
+def build_league_lab(root: Path) -> Lab:
+    """A league as ``imperial league`` plays it (its name, chunk size and rotation), then a fixed run."""
+    catalog = root / "lab.duckdb"
+    name = league_name(LEAGUE_BOTS, LEAGUE_GAMES, 1, "standard")
+    simulate(root / "runs" / name, games=LEAGUE_GAMES, players=3, setup="standard", bots=LEAGUE_BOTS, seed=1,
+             workers=1, chunk_size=chunk_size(LEAGUE_GAMES), catalog=catalog, progress=False, rotate=True)
+    simulate(root / "runs" / "fixed_seats", games=6, players=3, setup="standard", bots=FIXED_BOTS, seed=1, workers=1,
+             chunk_size=3, catalog=catalog, progress=False)
+    return Lab(root, catalog, (name, "fixed_seats"))
+
+
+@pytest.fixture(scope="session")
+def league_lab(tmp_path_factory) -> Lab:
+    """Shared by the tests of a session: a test that plays more runs works on a copy of its catalogue."""
+    return build_league_lab(tmp_path_factory.mktemp("league_lab"))
+
+
+def spy_progress(monkeypatch, module, name: str) -> list:
+    """Wrap ``module.name`` (a function taking ``on_progress``) so that every report it makes is also
+    kept in the returned list, as (done, total)."""
+    progress, play = [], getattr(module, name)
+
+    def spy(*args, **kwargs):
+        report = kwargs["on_progress"]
+        kwargs["on_progress"] = lambda done, total: (progress.append((done, total)), report(done, total))
+        return play(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, spy)
+    return progress

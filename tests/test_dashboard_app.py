@@ -1,6 +1,6 @@
 """The dashboard's wiring through Streamlit's AppTest: the router and its run picker, the Power & control,
-Compare and Setup editor pages against the small lab, the first start on an empty catalogue, and the
-``imperial dashboard`` command.
+Compare and Setup editor pages against the small lab (the League page: tests/test_dashboard_league.py),
+the first start on an empty catalogue, and the ``imperial dashboard`` command.
 
 AppTest drives ``dashboard.app.run`` from a script of its own (STYLE (e)1): started from
 dashboard/app.py itself, AppTest would take the folder pages/ beside it for an old-style multipage
@@ -25,7 +25,7 @@ from core.setups import SETUPS_DIR
 from dashboard import simulations
 from dashboard.app import PAGES_DIR
 from dashboard.frame import code_span
-from tests.lab_fixtures import APP_SECONDS
+from tests.lab_fixtures import APP_SECONDS, spy_progress
 
 
 def _app():
@@ -87,9 +87,11 @@ def test_compare_page_compares_the_chosen_runs(on_lab):
     at = start("compare.py")
     chosen = at.multiselect(key="compare_runs")
     assert sorted(chosen.value) == sorted(on_lab.runs)
+    assert list(at.dataframe[0].value["bots"]) == ["random ×4"] * 2  # the bots each finding holds for
+    assert not at.warning  # the same bots: no warning that they differ
     assert values(at.subheader) == ["Summary", "Who wins", "Scores, margins, lengths and lead changes"]
     assert "Holm-adjusted" in at.caption[0].value
-    assert len(at.get("plotly_chart")) == 2 + 4
+    assert len(at.get("plotly_chart")) == 2 + 4  # no chart per bot: each run has one bot
     chosen.set_value([on_lab.runs[0]]).run()
     assert not at.exception
     assert values(at.info) == ["Choose two or more runs to compare, or play a new comparison above."]
@@ -129,15 +131,7 @@ def test_first_start_plays_the_default_dataset_then_compares(tmp_path, setups, m
     catalog = tmp_path / "lab.duckdb"
     monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(catalog))
     monkeypatch.setenv("IMPERIAL_LAB_DEFAULT_GAMES", "2")
-    progress = []
-    play = simulations.simulate_setups
-
-    def spy(*args, **kwargs):
-        report = kwargs["on_progress"]
-        kwargs["on_progress"] = lambda done, total: (progress.append((done, total)), report(done, total))
-        return play(*args, **kwargs)
-
-    monkeypatch.setattr(simulations, "simulate_setups", spy)
+    progress = spy_progress(monkeypatch, simulations, "simulate_setups")
     at = start()
     bot = simulations.default_bot()
     expected = sorted(simulations.run_name(setup, bot, 2, 1) for setup in simulations.DEFAULT_SETUPS)

@@ -24,6 +24,7 @@ from tests.browser_support import (CHARTS, LAPTOP, ROOT, charts_drawn, chromium,
 pytestmark = pytest.mark.xdist_group("browser")
 SCREENSHOTS = ROOT / "screenshots"
 COMPARE_GAMES = 6  # per setup, played in the server's process
+LEAGUE_CHARTS = 1  # the lab's runs seat one bot each: the League page draws the seat effect only
 # Its last line holds what markdown would rewrite (an arrow, bold): the error must quote it as written.
 BAD_LOG = "\n".join([
     '{"game": "imperial2030", "format": 1, "config": {"players": 4, "setup": "standard"}}',
@@ -110,6 +111,10 @@ def test_every_page_opens_from_the_sidebar(page):
     expect(heading(page, "Summary")).to_be_visible()
     charts_drawn(page, CHARTS["compare.py"])
     screenshot(page, "compare")
+    open_page(page, "League", "League")
+    expect(heading(page, "Seat effect")).to_be_visible()
+    charts_drawn(page, LEAGUE_CHARTS)
+    screenshot(page, "league")
     open_page(page, "Setup editor", "Setup editor")
     expect(page.get_by_text("No bond is given to anybody")).to_be_visible()
     screenshot(page, "setup_editor")

@@ -321,3 +321,10 @@ def test_setup_table_saves_a_file_that_loads(tmp_path):
     with pytest.raises(SetupError):
         setup_table.save({**doc, "description": ""}, "empty", tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["again.json"]  # the refused draft is gone
+
+
+def test_a_run_whose_run_json_cannot_be_read_counts_as_not_rotated(tmp_path):
+    """The sidebar lists every run: one folder gone or damaged must not break it."""
+    assert queries._rotated(str(tmp_path / "gone")) is False
+    (tmp_path / "run.json").write_text("{not json", encoding="utf-8")
+    assert queries._rotated(str(tmp_path)) is False

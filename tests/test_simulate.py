@@ -20,13 +20,14 @@ import pytest
 
 from core import bots as bots_module
 from core import runstore
+from core import simulate as simulate_module
 from core.bots import RandomBot
 from core.catalog import list_runs
 from core.cli import main
 from core.gamelog import replay
 from core.runstore import RunError
-from core.simulate import game_seed, simulate
-from core.tables import TABLES
+from core.simulate import DEFAULT_CHUNK_SIZE, auto_chunk_size, game_seed, simulate
+from core.tables import TABLES, record_game
 
 # The reference run: 24 four-player games in 8 chunks of 3, played in this process.
 RUN = dict(games=24, players=4, setup="standard", bots=["random"] * 4, seed=5, chunk_size=3)
@@ -116,10 +117,45 @@ def test_a_game_of_a_run_can_be_played_again_with_imperial_play(reference, capsy
 
 # ----- Dask -----
 
-def test_a_local_dask_cluster_gives_the_same_tables(reference, tmp_path):
-    result = simulate(tmp_path / "batch", **RUN, workers=2, progress=False)
+def test_a_local_dask_cluster_gives_the_same_tables(reference, tmp_path, monkeypatch):
+    """Two workers: this process plays from the start and one Dask worker joins when it is up. This
+    process's first game waits here (the worker imports core.simulate afresh, unpatched) until the
+    worker has finished a chunk, so that both play chunks however long the cluster takes to start."""
+    folder, here = tmp_path / "batch", []
+
+    def record_game_after_the_worker(*args):
+        here.append(args[5])  # game_id
+        deadline = time.monotonic() + 120
+        while len(here) == 1 and time.monotonic() < deadline and \
+                not any(marker["first"] not in here for marker in runstore.markers(folder).values()):
+            time.sleep(0.05)
+        return record_game(*args)
+
+    monkeypatch.setattr(simulate_module, "record_game", record_game_after_the_worker)
+    result = simulate(folder, **RUN, workers=2, progress=False)
     assert result["played_chunks"] == CHUNKS
-    assert_same_tables(tmp_path / "batch", reference)
+    assert_same_tables(folder, reference)
+    assert 0 < len(here) < RUN["games"] and len(here) % RUN["chunk_size"] == 0, here  # whole chunks on both sides
+
+
+def test_ctrl_c_while_the_local_cluster_starts(reference, tmp_path, monkeypatch, capsys):
+    """Ctrl-C in this process's own chunk, before or while the Dask worker starts: the run stops
+    (the cluster is closed, not waited for to play on) and resumes to the same tables."""
+    monkeypatch.setitem(bots_module.BOTS, "random", InterruptedOnce)
+    monkeypatch.setattr(InterruptedOnce, "fired", False)
+    monkeypatch.setattr(InterruptedOnce, "TARGET", game_seed(5, 1))  # chunk 0: always this process's first
+    folder, catalog = tmp_path / "batch", tmp_path / "lab.duckdb"
+    argv = ["simulate", "--games", "24", "--chunk-size", "3", "--seed", "5", "--workers", "2", "--out", str(folder),
+            "--catalog", str(catalog)]
+    started = time.monotonic()
+    assert main(argv) == 130
+    assert time.monotonic() - started < 30
+    assert "interrupted" in capsys.readouterr().err
+    assert 0 not in runstore.markers(folder) and list_runs(catalog).loc[0, "status"] == "partial"
+    monkeypatch.setattr(InterruptedOnce, "fired", True)
+    assert main(argv) == 0
+    assert_same_tables(folder, reference)
+    assert not temporaries(folder)
 
 
 def test_an_existing_cluster_gives_the_same_tables(reference, tmp_path):
@@ -200,6 +236,36 @@ def test_ctrl_c_keeps_the_finished_chunks_and_registers_them(reference, tmp_path
     assert "24 games (0 failed) in 8 chunks" in out and "5 chunks played, 3 already done" in out
     assert "games: 100%" in err  # the progress bar, on stderr
     assert_same_tables(folder, reference)
+
+
+# ----- the chunk size -----
+
+def test_the_automatic_chunk_size_gives_each_process_several_chunks():
+    assert auto_chunk_size(400, 2) == 25 and auto_chunk_size(400, 1) == 50
+    assert auto_chunk_size(4_000, 2) == auto_chunk_size(10**6, 1) == DEFAULT_CHUNK_SIZE
+    assert auto_chunk_size(1, 1) == auto_chunk_size(10, 4) == 1
+
+
+def test_without_a_chunk_size_a_new_run_takes_the_automatic_one(reference, tmp_path):
+    result = simulate(tmp_path / "batch", **{**RUN, "chunk_size": None}, workers=1, progress=False)
+    assert auto_chunk_size(RUN["games"], 1) == RUN["chunk_size"]  # so the tables compare whole
+    assert json.loads((tmp_path / "batch" / "run.json").read_text())["chunk_size"] == RUN["chunk_size"]
+    assert result["chunks"] == CHUNKS
+    assert_same_tables(tmp_path / "batch", reference)
+
+
+def test_without_a_chunk_size_a_resumed_run_keeps_its_own(reference, tmp_path):
+    """A run made with another chunk size (an explicit one, or the automatic one of another number of
+    workers) resumes with it: nothing refused, nothing played again."""
+    folder = tmp_path / "batch"
+    play(folder, chunk_size=4)
+    (folder / runstore.DONE_DIR / "chunk-00005.json").unlink()
+    assert auto_chunk_size(RUN["games"], 1) != 4
+    result = play(folder, chunk_size=None)
+    assert (result["played_chunks"], result["resumed_chunks"], result["chunks"]) == (1, 5, 6)
+    assert json.loads((folder / "run.json").read_text())["chunk_size"] == 4
+    for name, table in tables_of(folder).items():  # the same rows; the dictionaries of categories differ by chunk
+        assert table.to_pylist() == reference["tables"][name].to_pylist(), name
 
 
 # ----- refusals and failures -----

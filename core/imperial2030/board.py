@@ -32,6 +32,7 @@ class Board:
     """Static facts of the map and the rules tables, indexed by small ints."""
 
     region_ids: tuple[str, ...]
+    nregions: int  # R: unit lists are indexed nation * R + region
     region_index: dict[str, int]
     region_names: tuple[str, ...]
     kind: tuple[int, ...]
@@ -53,6 +54,12 @@ class Board:
     shipyard_cities: tuple[tuple[int, ...], ...]
     neutral: tuple[int, ...]  # regions that can carry flags
     graph: nx.Graph
+    # the same sets as bit masks (bit r = region r), to meet the state's per-nation unit masks
+    sea_mask: int
+    neutral_mask: int
+    home_mask: tuple[int, ...]  # per nation, its home provinces
+    foreign_home_mask: tuple[int, ...]  # per nation, the home provinces of the other nations
+    all_home_mask: int
     # tables
     bond_cost: tuple[int, ...]  # index number-1
     tax_bonus: tuple[int, ...]  # index revenue 0..23
@@ -66,13 +73,36 @@ class Board:
     standard: dict
     variant_cash: dict[int, int]
     tables: dict
-    move_cache: dict = field(default_factory=dict, compare=False, repr=False)  # see maneuver.army_moves
+    # memos of maneuver.army_moves, shared by every state on this board
+    dest_cache: dict = field(default_factory=dict, compare=False, repr=False)
+    lone_cache: dict = field(default_factory=dict, compare=False, repr=False)
+    move_cache: dict = field(default_factory=dict, compare=False, repr=False)
 
     def region(self, name: str) -> int:
         try:
             return self.region_index[name]
         except KeyError:
             raise DataError(f"unknown region {name!r}") from None
+
+
+_BITS: dict[int, tuple[int, ...]] = {}
+
+
+def bits(mask: int) -> tuple[int, ...]:
+    """The regions of a bit mask, in ascending order (the order of a scan over all regions).
+    Memoised: the same few masks (a nation's units) come back all game long."""
+    out = _BITS.get(mask)
+    if out is None:
+        found = []
+        rest = mask
+        while rest:
+            low = rest & -rest
+            found.append(low.bit_length() - 1)
+            rest ^= low
+        if len(_BITS) > 100_000:
+            _BITS.clear()
+        out = _BITS[mask] = tuple(found)
+    return out
 
 
 def nation_index(code: str) -> int:
@@ -214,8 +244,11 @@ def build_board(board: dict, tables: dict, board_file: str = "board.json", table
                     _need(_need(tables, "experienced_variant", tables_file), "starting_cash",
                           f"{tables_file}: experienced_variant").items()}
 
+    def mask(regions) -> int:
+        return sum(1 << r for r in regions)
+
     return Board(
-        region_ids=tuple(ids), region_index=index, region_names=tuple(r["name"] for r in regions),
+        region_ids=tuple(ids), nregions=n, region_index=index, region_names=tuple(r["name"] for r in regions),
         kind=tuple(kind), home_nation=tuple(home_nation), factory_slot=tuple(slot), shipyard_sea=tuple(yard_sea),
         starting_factories=tuple(start), lat=tuple(float(r["lat"]) for r in regions),
         lon=tuple(float(r["lon"]) for r in regions), land_adj=land_adj, coast=coast, shore=shore,
@@ -223,6 +256,11 @@ def build_board(board: dict, tables: dict, board_file: str = "board.json", table
         rail_adj=rail_adj, homes=homes,
         shipyard_cities=tuple(tuple(i for i in h if slot[i] == SHIPYARD) for h in homes),
         neutral=tuple(i for i in range(n) if kind[i] != HOME), graph=graph,
+        sea_mask=mask(i for i in range(n) if kind[i] == SEA), neutral_mask=mask(i for i in range(n) if kind[i] != HOME),
+        home_mask=tuple(mask(h) for h in homes),
+        all_home_mask=mask(i for i in range(n) if home_nation[i] >= 0),
+        foreign_home_mask=tuple(mask(i for i in range(n) if home_nation[i] not in (-1, k))
+                                for k in range(len(NATIONS))),
         bond_cost=bond_cost, tax_bonus=tuple(r["success_bonus"] for r in chart),
         tax_pp=tuple(r["power_points"] for r in chart), max_revenue=taxation["max_revenue"],
         unit_limits=tuple(limits), flags_per_nation=_need(tables, "flags", tables_file)["per_nation"],

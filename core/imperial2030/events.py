@@ -7,8 +7,11 @@ from dataclasses import dataclass, field
 BANK = "bank"
 
 
+_PLAYER_REFS = tuple(f"player:{p}" for p in range(6))
+
+
 def player_ref(p: int) -> str:
-    return f"player:{p}"
+    return _PLAYER_REFS[p] if 0 <= p < 6 else f"player:{p}"
 
 
 @dataclass(slots=True)

@@ -166,3 +166,20 @@ class Imperial2030:
         that build a position around one rule (a government without bonds, say)."""
         from core.imperial2030.position import state_from_document
         return state_from_document(self, doc, check)
+
+    # ----- search hooks (docs/interface.md, "Search hooks"; core/imperial2030/search.py) -----
+
+    def evaluate(self, state) -> list[float]:
+        """Each seat's estimated share of the win, in [0, 1] (the scores if it ended now, softened)."""
+        from core.imperial2030.search import evaluate
+        return evaluate(state)
+
+    def playout_policy(self, rng):
+        """A cheap policy for playouts, state -> action: the heuristic bot seeded from ``rng``."""
+        from core.imperial2030.search import playout_policy
+        return playout_policy(rng)
+
+    def resample(self, state, player: int, rng):
+        """A state consistent with what ``player`` has seen: nothing is hidden, so a copy."""
+        from core.imperial2030.search import resample
+        return resample(state, player, rng)

@@ -1,9 +1,10 @@
 """A rule-of-thumb bot for Imperial 2030 that plays like a sensible beginner.
 
 ``HeuristicBot.decide`` scores every legal action with cheap arithmetic on the state's flat
-lists and plays the best one (ties broken by its seeded generator): no cloning, no lookahead.
-Scores are guesses of the change in the bot's own final score (cash + Σ interest × power
-factor, §10), so weights of different decisions are comparable; ``Weights`` names them all.
+lists and draws one from a softmax over the scores (``temperature``; at 0 it plays the best one,
+ties broken by its seeded generator): no cloning, no lookahead. Scores are guesses of the change
+in the bot's own final score (cash + Σ interest × power factor, §10), so weights of different
+decisions are comparable; ``Weights`` names them all.
 
 How it judges, in short:
 
@@ -28,8 +29,10 @@ Per-board tables live in a module-level cache (``_tables``), built once.
 
 from __future__ import annotations
 
+import math
 import random
-from dataclasses import asdict, dataclass
+import statistics
+from dataclasses import asdict, dataclass, fields
 from itertools import compress
 
 from core.imperial2030.actions import (ARMY, BATTLE, BUILD, BUY, CANAL, DEMAND, DESTROY, END, FIGHT, FLEET, FLEET_UNIT,
@@ -39,6 +42,9 @@ from core.imperial2030.pending import (P_CANAL, P_DEMAND, P_FACTORY, P_FIGHT, P_
                                        P_MANEUVER, P_PRODUCE, P_TURN, P_VARIANT, P_VETO)
 from core.imperial2030.turn import passes_investor
 
+DEFAULT_TEMPERATURE = 0.3  # see HeuristicBot; docs/league.md gives its win rate against random bots
+MAX_TEMPERATURE = 100.0  # far above it every action is as likely as any other: a typo, not a setting
+NEVER = -1e8  # scores at or below this mark actions the bot must not take (a top-up at the rondel)
 SPHERE = 3  # regions this many steps from home count when judging whether units are short
 # per start space and distance: does the move land on or pass over Investor (§6, §8)
 _VISITS_INVESTOR = tuple(tuple(d > 0 and ((cur + d) % 8 == INVESTOR or passes_investor(cur, d)) for d in range(8))
@@ -256,22 +262,47 @@ class _Control:
 
 
 class HeuristicBot:
-    """Scores each legal action by its expected effect on its own score (see the module docstring)."""
+    """Scores each legal action by its expected effect on its own score (see the module docstring),
+    then draws one: action a with probability ∝ exp((score(a) - best) / (temperature × spread)).
+
+    ``spread`` is the median absolute deviation of the decision's scores (half their range when at
+    least half of them are equal, which makes that deviation 0). Scores of different decisions lie
+    on different scales (a rondel choice may weigh a 50-point game end against 1-point differences,
+    a bond 10m against 12m), and dividing by the spread makes one temperature mean the same
+    everywhere: at temperature t, an action one spread below the best is e^(1/t) times less likely
+    than the best. The median, not the range, so that one extreme option (ending the game, keeping
+    all the cash) does not flatten the choice among the others. Actions scored at or below ``NEVER``
+    are never drawn (unless all are), and a decision whose scores are all equal is drawn uniformly
+    (as ties were before).
+
+    Temperature 0 plays the best action, ties broken by the generator: the deterministic bot of
+    earlier versions, bit for bit. The default (``DEFAULT_TEMPERATURE``) is low enough that the bot
+    still beats three random bots in at least 95% of 4-player games, and high enough that its
+    opening bond transactions differ from seed to seed. Every draw comes from the bot's own seeded
+    generator: the same seed plays the same game.
+    """
 
     name = "heuristic"
+    # bot spec parameters (core.bots): name -> (type, low, high, default)
+    PARAMS = {"temperature": (float, 0.0, MAX_TEMPERATURE, DEFAULT_TEMPERATURE),
+              **{f.name: (float, 1.0 if f.name == "patience" else 0.0, 10_000.0, f.default) for f in fields(Weights)}}
 
-    def __init__(self, seed: int | None = None, weights: Weights | None = None):
+    def __init__(self, seed: int | None = None, weights: Weights | None = None,
+                 temperature: float = DEFAULT_TEMPERATURE):
         self.rng = random.Random(seed)
         self.w = weights or Weights()
+        self.temperature = temperature
 
     @classmethod
     def from_params(cls, params: dict, seed: int | None = None) -> "HeuristicBot":
-        """A bot whose weights are the defaults overridden by ``params`` (names of ``Weights``)."""
-        return cls(seed, Weights(**params))
+        """A bot with ``temperature`` and the weights (names of ``Weights``) of ``params``, the
+        defaults for the rest."""
+        weights = {key: value for key, value in params.items() if key != "temperature"}
+        return cls(seed, Weights(**weights), params.get("temperature", DEFAULT_TEMPERATURE))
 
     def params(self) -> dict:
-        """The weights as a plain dict (``from_params`` takes it back)."""
-        return asdict(self.w)
+        """The temperature and the weights as a plain dict (``from_params`` takes it back)."""
+        return {"temperature": self.temperature, **asdict(self.w)}
 
     def decide(self, state, legal_actions):
         if len(legal_actions) == 1:
@@ -279,10 +310,24 @@ class HeuristicBot:
         return _DECIDERS[state.pending[0]](self, state, legal_actions)
 
     def pick(self, actions: list, scores: list[float]):
-        """The best-scoring action; ties broken by the bot's generator."""
+        """An action drawn by its score (see the class docstring); at temperature 0 the best one,
+        ties broken by the bot's generator."""
         best = max(scores)
+        if self.temperature > 0:
+            return self.draw(actions, scores, best)
         ties = [a for a, s in zip(actions, scores) if s == best]
         return ties[0] if len(ties) == 1 else ties[self.rng.randrange(len(ties))]
+
+    def draw(self, actions: list, scores: list[float], best: float):
+        kept = [(a, s) for a, s in zip(actions, scores) if s > NEVER] or list(zip(actions, scores))
+        if len(kept) == 1:
+            return kept[0][0]
+        values = [s for _, s in kept]
+        scale = self.temperature * _spread(values)
+        if scale == 0:
+            return kept[self.rng.randrange(len(kept))][0]
+        weights = [math.exp((s - best) / scale) for s in values]
+        return self.rng.choices([a for a, _ in kept], weights)[0]
 
     # ----- bonds: Investor (§7.5) and the variant's picks (§4.3) -----
 
@@ -457,7 +502,8 @@ class HeuristicBot:
         t = _tables(state.board)
         gain, loss = _region_values(state, t, n, v, w)
         convoy = w.convoy
-        fleet_best, fleet_acts, army_best, army_acts = 0.0, [], 0.0, []
+        # the moves worth something, fleets apart: once an army acts no fleet may move (§7.4)
+        fleet_acts, fleet_scores, army_acts, army_scores = [], [], [], []
         for a in legal:
             typ = a[0]
             if typ == ARMY:
@@ -470,29 +516,24 @@ class HeuristicBot:
                 s = w.destroy * -v.rel[state.board.home_nation[a[1]]] - 3 * w.unit
             else:
                 continue
+            if s <= 0:
+                continue
             if typ == FLEET or (typ == BATTLE and a[2] == FLEET_UNIT):
-                if s > fleet_best:
-                    fleet_best, fleet_acts = s, [a]
-                elif s == fleet_best and s > 0:
-                    fleet_acts.append(a)
-            elif s > army_best:
-                army_best, army_acts = s, [a]
-            elif s == army_best and s > 0:
+                fleet_acts.append(a)
+                fleet_scores.append(s)
+            else:
                 army_acts.append(a)
-        # fleets first: once an army acts no fleet may move (§7.4)
-        if fleet_acts:
-            return self.choose(fleet_acts)
+                army_scores.append(s)
+        if fleet_acts:  # fleets first
+            return self.pick(fleet_acts, fleet_scores)
         if not state.armies_phase:
             step = self.approach(state, t, legal, gain, loss, FLEET)
             if step is not None:
                 return step
         if army_acts:
-            return self.choose(army_acts)
+            return self.pick(army_acts, army_scores)
         step = self.approach(state, t, legal, gain, loss, ARMY)
         return step if step is not None else (END,)
-
-    def choose(self, actions: list):
-        return actions[0] if len(actions) == 1 else actions[self.rng.randrange(len(actions))]
 
     def approach(self, state, t: _Tables, legal, gain, loss, typ: int):
         """The move of type ``typ`` that brings a unit most steps nearer to a target, if any."""
@@ -502,7 +543,7 @@ class HeuristicBot:
             return None
         dist = t.distances(targets, fleets, state.board)
         w = self.w
-        best, acts = 0.0, []
+        acts, scores = [], []
         for a in legal:
             # on the way, armies enter other nations' provinces as friendly (hostility is a target's business)
             if a[0] != typ or (not fleets and a[5] == HOSTILE):
@@ -511,11 +552,10 @@ class HeuristicBot:
                 s = w.approach * (dist[a[1]] - dist[a[2]]) - loss[a[1]]
             else:
                 s = w.approach * (dist[a[1]] - dist[a[3]]) - loss[a[1]] - w.convoy * len(a[4])
-            if s > best:
-                best, acts = s, [a]
-            elif s == best and s > 0:
+            if s > 0:
                 acts.append(a)
-        return self.choose(acts) if acts else None
+                scores.append(s)
+        return self.pick(acts, scores) if acts else None
 
     def battle_value(self, state, v: _View, r: int, mine: int, my_stance: int, other: int,
                      other_stance: int) -> float:
@@ -579,6 +619,13 @@ class HeuristicBot:
 
 
 # ----- shared estimates -----
+
+def _spread(scores: list[float]) -> float:
+    """The scale of a decision's scores: their median absolute deviation, else half their range."""
+    middle = statistics.median(scores)
+    mad = statistics.median([abs(s - middle) for s in scores])
+    return mad if mad > 0 else (max(scores) - min(scores)) / 2
+
 
 def _interest_worth(state, me: int, w: Weights) -> list[float]:
     """Per nation: expected points per interest point of a bond held to the end (final power

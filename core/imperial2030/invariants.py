@@ -106,7 +106,24 @@ def _units(s, out: list[str]) -> None:
         for r in range(R):
             if occ[r] != s.occ[r]:
                 out.append(f"occupation count of {names[r]} is {s.occ[r]}, but {occ[r]} hostile armies stand there")
+    _masks(s, out)
     _moved(s, out)
+
+
+def _masks(s, out: list[str]) -> None:
+    """The region masks the rules read instead of scanning the map agree with the unit counts."""
+    R = s.board.nregions
+    bits = lambda counts: sum(1 << r for r, k in enumerate(counts) if k)  # noqa: E731
+    for n in range(6):
+        for what, mask, counts in (("army", s.army_at[n], s.armies[n * R:(n + 1) * R]),
+                                   ("fleet", s.fleet_at[n], s.fleets[n * R:(n + 1) * R])):
+            if mask != bits(counts):
+                out.append(f"{NATIONS[n]} {what} mask disagrees with its units on the board")
+    if s.occ_mask != bits(s.occ):
+        out.append("the mask of occupied regions disagrees with the hostile armies on the board")
+    present = [sum(1 for n in range(6) if (s.army_at[n] | s.fleet_at[n]) >> r & 1) for r in range(R)]
+    if present != s.nations_in:
+        out.append("the count of nations per region disagrees with the units on the board")
 
 
 def _moved(s, out: list[str]) -> None:

@@ -9,6 +9,13 @@ from core.imperial2030.pending import P_INVEST
 from core.interface import seat_name
 
 
+# the actions of bond_transactions, shared by every legal list: [nation][bond index] and
+# [nation][old bond index][new bond index]
+BUY_ACTIONS = tuple(tuple((BUY, n, k + 1) for k in range(9)) for n in range(6))
+UPGRADE_ACTIONS = tuple(tuple(tuple((UPGRADE, n, old + 1, k + 1) for k in range(9)) for old in range(9))
+                        for n in range(6))
+
+
 def bond_index(nation: int, number: int) -> int:
     return nation * 9 + number - 1
 
@@ -63,16 +70,16 @@ class InvestorRules:
     def bond_transactions(self, p: int, upgrades: bool, nations=range(6)) -> list:
         """Purchases (and upgrades) player p can pay for from his own cash (§7.5, §11 Q2)."""
         cost, owner, cash = self.board.bond_cost, self.owner, self.cash[p]
+        affordable = [k for k in range(9) if cost[k] <= cash]
         out = []
         for n in nations:
-            base = n * 9
-            free = [k for k in range(9) if owner[base + k] < 0]
-            out += [(BUY, n, k + 1) for k in free if cost[k] <= cash]
-            if upgrades:
-                for old in range(9):
-                    if owner[base + old] == p:
-                        out += [(UPGRADE, n, old + 1, k + 1) for k in free
-                                if cost[old] < cost[k] <= cash + cost[old]]
+            bonds = owner[n * 9:n * 9 + 9]
+            out += [BUY_ACTIONS[n][k] for k in affordable if bonds[k] < 0]
+            if upgrades and p in bonds:
+                free = [k for k, who in enumerate(bonds) if who < 0]
+                for old, who in enumerate(bonds):
+                    if who == p:
+                        out += [UPGRADE_ACTIONS[n][old][k] for k in free if cost[old] < cost[k] <= cash + cost[old]]
         return out
 
     def explain_bond(self, action, rule: str) -> tuple[str, str]:
@@ -133,19 +140,17 @@ class InvestorRules:
     # ----- §9 -----
 
     def check_governments(self, rule: str) -> None:
-        order = self.seats_from(self.card)
         cost = self.board.bond_cost
         for n in range(6):
             sums = [0] * self.nplayers
-            for k in range(9):
-                p = self.owner[n * 9 + k]
+            for p, c in zip(self.owner[n * 9:n * 9 + 9], cost):
                 if p >= 0:
-                    sums[p] += cost[k]
+                    sums[p] += c
             top = max(sums)
             g = self.gov[n]
             if top == 0 or (g >= 0 and sums[g] == top):
                 continue
-            new = next(p for p in order if sums[p] == top)
+            new = next(p for p in self.seats_from(self.card) if sums[p] == top)
             self.gov[n] = new
             self.emit("government", rule, nation=NATIONS[n], previous=g if g >= 0 else None, new=new)
 

@@ -12,10 +12,15 @@ from __future__ import annotations
 from core.imperial2030.actions import (ARMY, ARMY_UNIT, BATTLE, CANAL, DECLINE, DEMAND, DESTROY, END, FIGHT,
                                        FLAG, FLEET, FLEET_UNIT, FRIENDLY, HOSTILE, NO_STANCE, STANCE_NAMES,
                                        UNIT_NAMES)
-from core.imperial2030.board import HOME, NATIONS, SEA
+from core.imperial2030.board import HOME, NATIONS, SEA, bits
 from core.imperial2030.pending import P_CANAL, P_DEMAND, P_FIGHT, P_FLAG, P_MANEUVER
 
+# Memos of army moves on the board (see army_moves) are emptied when they grow past this many
+# entries: a long batch of games would otherwise keep every position's moves for ever.
+CACHE_LIMIT = 200_000
+
 BOTH_STANCES = (HOSTILE, FRIENDLY)
+ONLY_HOSTILE = (HOSTILE,)
 ONLY_FRIENDLY = (FRIENDLY,)
 NO_STANCES = (NO_STANCE,)
 
@@ -42,68 +47,65 @@ class ManeuverRules:
 
     def army_groups(self, m: int, r: int, unmoved: bool = False) -> list[tuple[int, int]]:
         """(stance, count) of nation m's armies in r; with ``unmoved`` only those that may still act."""
-        i = m * len(self.board.region_ids) + r
+        i = m * self.board.nregions + r
         total, hostile = self.armies[i], self.hostile[i]
         if unmoved:
             total -= self.moved_a.get(r, 0)
             hostile -= self.moved_h.get(r, 0)
         if total <= 0:
             return []
-        if not self.foreign_home(m, r):
+        if not self.board.foreign_home_mask[m] >> r & 1:
             return [(NO_STANCE, total)]
-        return [(s, c) for s, c in ((HOSTILE, hostile), (FRIENDLY, total - hostile)) if c > 0]
+        if not hostile:
+            return [(FRIENDLY, total)]
+        return [(HOSTILE, hostile), (FRIENDLY, total - hostile)] if total > hostile else [(HOSTILE, hostile)]
 
     def unmoved_fleets(self, r: int) -> int:
-        return self.fleets[self.nation * len(self.board.region_ids) + r] - self.moved_f.get(r, 0)
-
-    def remove_unit(self, m: int, kind: int, r: int, stance: int) -> None:
-        i = m * len(self.board.region_ids) + r
-        if kind == ARMY_UNIT:
-            self.armies[i] -= 1
-            self.n_armies[m] -= 1
-            if stance == HOSTILE:
-                self.hostile[i] -= 1
-                self.occ[r] -= 1
-        else:
-            self.fleets[i] -= 1
-            self.n_fleets[m] -= 1
+        return self.fleets[self.nation * self.board.nregions + r] - self.moved_f.get(r, 0)
 
     # ----- legal actions -----
 
+    def unmoved(self, mask: int, counts: list, moved: dict) -> int:
+        """The regions of ``mask`` (where the active nation has units counted in ``counts``) that
+        still hold one that has not moved (``moved``: units that moved, per region)."""
+        base = self.nation * self.board.nregions
+        for r, c in moved.items():
+            if counts[base + r] <= c:
+                mask &= ~(1 << r)
+        return mask
+
     def legal_maneuver(self) -> list:
-        b, n = self.board, self.nation
-        R = len(b.region_ids)
-        base = n * R
+        n = self.nation
         acts = []
         if not self.armies_phase:
-            fleets, moved = self.fleets[base:base + R], self.moved_f
-            ready = [r for r, c in enumerate(fleets) if c and c > moved.get(r, 0)]
-            acts += self.fleet_moves(ready)
-            acts += self.fleet_battles(ready)
-        armies, moved = self.armies[base:base + R], self.moved_a
-        ready = [r for r, c in enumerate(armies) if c and c > moved.get(r, 0)]
+            ready = bits(self.unmoved(self.fleet_at[n], self.fleets, self.moved_f))
+            if ready:
+                acts += self.fleet_moves(ready)
+                acts += self.fleet_battles(ready)
+        ready = bits(self.unmoved(self.army_at[n], self.armies, self.moved_a))
         if ready:
             acts += self.army_moves(ready)
             acts += self.army_battles(ready)
-        acts += self.destroys([r for r, c in enumerate(armies) if c >= 3])
+        acts += self.destroys()
         acts.append((END,))
         return acts
 
     def fleet_moves(self, ready: list[int]) -> list:
         """§7.4.1: each fleet that has not moved, to an adjacent sea (from a harbour: its one sea)."""
-        b, denied = self.board, self.denied
+        b = self.board
         out = []
         for r in ready:
-            targets = b.sea_adj[r] if b.kind[r] == SEA else (b.shipyard_sea[r],)
-            out += [a for a in ((FLEET, r, t) for t in targets) if a not in denied]
-        return out
+            out += [(FLEET, r, t) for t in (b.sea_adj[r] if b.kind[r] == SEA else (b.shipyard_sea[r],))]
+        return [a for a in out if a not in self.denied] if self.denied else out
 
     def fleet_battles(self, ready: list[int]) -> list:
         """§7.4.4 step 4, phase 1: a fleet that has not moved against a foreign unit beside it."""
         b, n = self.board, self.nation
-        R = len(b.region_ids)
+        R = b.nregions
         out = []
         for r in ready:
+            if self.nations_in[r] < 2:
+                continue  # nobody else here
             if b.kind[r] == SEA:
                 out += [(BATTLE, r, FLEET_UNIT, NO_STANCE, m, FLEET_UNIT, NO_STANCE)
                         for m in range(6) if m != n and self.fleets[m * R + r]]
@@ -115,7 +117,7 @@ class ManeuverRules:
     def army_targets(self, r: int) -> list[tuple[int, int, int]]:
         """Foreign units an army of the active nation in r could fight: (nation, unit, stance)."""
         b, n = self.board, self.nation
-        R = len(b.region_ids)
+        R = b.nregions
         armies = self.armies
         out = [(m, ARMY_UNIT, s) for m in range(6) if m != n and armies[m * R + r] for s, _ in self.army_groups(m, r)]
         x = b.home_nation[r]
@@ -127,71 +129,101 @@ class ManeuverRules:
         """§7.4.4 step 4, phase 2: an army that has not moved against a foreign unit beside it."""
         out = []
         for r in ready:
+            if self.nations_in[r] < 2:
+                continue  # nobody else here (another nation's fleet on land would be in its harbour: a target)
             targets = self.army_targets(r)
-            if targets:
-                out += [(BATTLE, r, ARMY_UNIT, s, m, k, t)
-                        for s, _ in self.army_groups(self.nation, r, unmoved=True) for m, k, t in targets]
+            out += [(BATTLE, r, ARMY_UNIT, s, m, k, t)
+                    for s, _ in self.army_groups(self.nation, r, unmoved=True) for m, k, t in targets]
         return out
 
-    def destroys(self, candidates: list[int]) -> list:
+    def destroys(self) -> list:
         """§7.4.7: three armies, no defender unit in the province, not the owner's last working factory."""
         b, n = self.board, self.nation
-        R = len(b.region_ids)
+        R = b.nregions
         out = []
-        for r in candidates:
-            if not self.factory[r] or not self.foreign_home(n, r):
+        for r in bits(self.army_at[n] & b.foreign_home_mask[n]):
+            i = n * R + r
+            if self.armies[i] < 3 or not self.factory[r]:
                 continue
             x = b.home_nation[r]
             if self.armies[x * R + r] or self.fleets[x * R + r] or self.working_factories(x) == [r]:
                 continue
-            i = n * R + r
             hostile = self.hostile[i]
             friendly = self.armies[i] - hostile
             out += [(DESTROY, r, h) for h in range(max(0, 3 - friendly), min(3, hostile) + 1)]
         return out
 
     def army_moves(self, ready: list[int]) -> list:
-        b, n, denied = self.board, self.nation, self.denied
+        """Every army move of the nation's armies that have not moved, from per-origin memos.
+
+        An origin's moves depend only on what the key holds: the destinations on the occupation of
+        the nation's own home provinces (rail) and on its fleets that may still convoy; the entry
+        stances (entry_stances) on the army stances there, on whether a hostile army leaving frees
+        a factory, and on each nation's last working factory. Refused canal crossings are filtered
+        afterwards (they last one maneuver)."""
+        b, n = self.board, self.nation
+        occupied = self.occ_mask & b.home_mask[n]
+        fleets = self.convoy_mask()
+        lone = self.lone_factories()
+        dest_cache, cache = b.dest_cache, b.move_cache
+        for memo in (dest_cache, cache, b.lone_cache):
+            if len(memo) > CACHE_LIMIT:
+                memo.clear()
+        key = (n, occupied, fleets, lone)
+        origins = cache.get(key)  # (origin, stances, frees) -> moves, for this key
+        if origins is None:
+            origins = cache[key] = {}
         rails: dict[int, list[int]] = {}
-        avail = self.convoy_fleets()
-        # destinations depend only on these two masks besides the origin: memoised on the board
-        occupied = sum(1 << k for k, h in enumerate(b.homes[n]) if self.occ[h])
-        fleets = sum(1 << s for s, ok in enumerate(avail) if ok)
-        cache = b.move_cache
-        if len(cache) > 500_000:
-            cache.clear()
-        entry: dict = {}
+        base, abroad = n * b.nregions, b.foreign_home_mask[n]
         out = []
         for r in ready:
-            groups = self.army_groups(n, r, unmoved=True)
-            key = (n, r, occupied, fleets)
-            dests = cache.get(key)
-            if dests is None:
-                dests = cache[key] = tuple(self.army_destinations(r, rails, avail))
-            for to, via in dests:
-                for s, _ in groups:
-                    key = (to, r if s == HOSTILE else -1)
-                    stances = entry.get(key)
-                    if stances is None:
-                        stances = entry[key] = self.entry_stances(r, s, to)
-                    for ts in stances:
-                        a = (ARMY, r, s, to, via, ts)
-                        if a not in denied:
-                            out.append(a)
+            # the stances of army_groups(n, r, unmoved=True), without building the groups
+            stances, frees = NO_STANCES, False
+            if abroad >> r & 1:
+                total = self.armies[base + r] - self.moved_a.get(r, 0)
+                hostile = self.hostile[base + r] - self.moved_h.get(r, 0)
+                stances = BOTH_STANCES if 0 < hostile < total else ONLY_HOSTILE if hostile else ONLY_FRIENDLY
+                frees = hostile > 0 and self.occ[r] == 1 and self.factory[r]
+            moves = origins.get((r, stances, frees))
+            if moves is None:
+                dests = dest_cache.get((n, r, occupied, fleets))
+                if dests is None:
+                    dests = dest_cache[n, r, occupied, fleets] = tuple(self.army_destinations(r, rails, fleets))
+                moves = origins[r, stances, frees] = tuple(
+                    (ARMY, r, s, to, via, ts) for to, via in dests for s in stances
+                    for ts in self.entry_stances(r, s, to, lone))
+            out += moves
+        if self.denied:
+            out = [a for a in out if a not in self.denied]
         return out
 
-    def entry_stances(self, frm: int, stance: int, to: int) -> tuple[int, ...]:
+    def lone_factories(self) -> tuple[int, ...]:
+        """Per nation other than the active one: its only working factory, or -1 (none or several).
+        Memoised on the board by what it reads: the factories and which home provinces are occupied."""
+        b = self.board
+        key = (self.nation, self.occ_mask & b.all_home_mask, bytes(self.factory))
+        lone = b.lone_cache.get(key)
+        if lone is None:
+            factory, occ = self.factory, self.occ
+            out = []
+            for x, homes in enumerate(b.homes):
+                working = [h for h in homes if factory[h] and not occ[h]]
+                out.append(working[0] if len(working) == 1 and x != self.nation else -1)
+            lone = b.lone_cache[key] = tuple(out)
+        return lone
+
+    def entry_stances(self, frm: int, stance: int, to: int, lone: tuple[int, ...] | None = None) -> tuple[int, ...]:
         """§7.4.5-6: hostile or friendly in another nation's home, friendly only if it is the last
-        working factory of that nation (counted after this army has left its own province)."""
-        n = self.nation
+        working factory of that nation (counted after this army has left its own province).
+        ``lone``: lone_factories() when the caller has it."""
+        b, n = self.board, self.nation
         if not self.foreign_home(n, to):
             return NO_STANCES
-        x = self.board.home_nation[to]
-        working = self.working_factories(x)
-        if (stance == HOSTILE and self.occ[frm] == 1 and self.factory[frm]
-                and self.board.home_nation[frm] == x):
-            working.append(frm)
-        return ONLY_FRIENDLY if working == [to] else BOTH_STANCES
+        x = b.home_nation[to]
+        if stance == HOSTILE and b.home_nation[frm] == x and self.occ[frm] == 1 and self.factory[frm]:
+            return BOTH_STANCES  # leaving frees a factory of x, so x has another working one
+        last = (self.lone_factories() if lone is None else lone)[x]
+        return ONLY_FRIENDLY if last == to else BOTH_STANCES
 
     def rail_reach(self, r: int, rails: dict | None = None) -> list[int]:
         """§7.4.2 rail: own home provinces reachable from r, none of them occupied (r included).
@@ -211,15 +243,18 @@ class ManeuverRules:
             rails[r] = seen
         return seen
 
-    def convoy_fleets(self) -> list[bool]:
-        """Per region: does the active nation have a fleet at sea there that has not convoyed yet."""
-        b = self.board
-        R = len(b.region_ids)
-        fleets, used, kind = self.fleets[self.nation * R:self.nation * R + R], self.convoyed, b.kind
-        return [c > used.get(s, 0) and kind[s] == SEA for s, c in enumerate(fleets)]
+    def convoy_mask(self) -> int:
+        """The seas where the active nation has a fleet that has not convoyed yet."""
+        n = self.nation
+        mask = self.fleet_at[n] & self.board.sea_mask
+        base = n * self.board.nregions
+        for s, c in self.convoyed.items():
+            if self.fleets[base + s] <= c:
+                mask &= ~(1 << s)
+        return mask
 
     def army_destinations(self, r: int, rails: dict | None = None,
-                          avail: list[bool] | None = None) -> list[tuple[int, tuple[int, ...]]]:
+                          avail: int | None = None) -> list[tuple[int, tuple[int, ...]]]:
         """(destination, convoy seas) of one army in r: rail, then one land step or one convoy,
         then rail again if the step ended in an own working home province (§7.4.2, T7, T8, T24).
 
@@ -247,10 +282,10 @@ class ManeuverRules:
         for x in start:
             for y in b.land_adj[x]:
                 land(y, ())
-        avail = self.convoy_fleets() if avail is None else avail
+        avail = self.convoy_mask() if avail is None else avail
         seas = []
         for x in start:
-            seas += [s for s in b.coast[x] if avail[s] and s not in seas]
+            seas += [s for s in b.coast[x] if avail >> s & 1 and s not in seas]
         if seas:
 
             def convoy(path: list[int]) -> None:
@@ -259,7 +294,7 @@ class ManeuverRules:
                 for y in b.shore[last]:
                     land(y, via)
                 for t in b.sea_adj[last]:
-                    if avail[t] and t not in path:
+                    if avail >> t & 1 and t not in path:
                         path.append(t)
                         convoy(path)
                         path.pop()
@@ -340,34 +375,29 @@ class ManeuverRules:
 
     def execute(self, action) -> None:
         b, n = self.board, self.nation
-        R = len(b.region_ids)
         names = b.region_ids
         if action[0] == FLEET:
             _, r, t = action
-            self.fleets[n * R + r] -= 1
-            self.fleets[n * R + t] += 1
+            self.remove_unit(n, FLEET_UNIT, r, NO_STANCE)
+            self.add_units(n, FLEET_UNIT, t)
             self.moved_f[t] = self.moved_f.get(t, 0) + 1
-            self.emit("unit_moved", "§7.4.1", nation=NATIONS[n], unit="fleet", **{"from": names[r]}, to=names[t],
-                      via=[], stance=None)
+            if self.recording:
+                self.emit("unit_moved", "§7.4.1", nation=NATIONS[n], unit="fleet", **{"from": names[r]},
+                          to=names[t], via=[], stance=None)
             self.arrival = (FLEET_UNIT, t, NO_STANCE)
         else:
             _, r, s, to, via, ts = action
             self.armies_phase = True
-            i = n * R
-            self.armies[i + r] -= 1
-            if s == HOSTILE:
-                self.hostile[i + r] -= 1
-                self.occ[r] -= 1
-            self.armies[i + to] += 1
+            self.remove_unit(n, ARMY_UNIT, r, s)
+            self.add_units(n, ARMY_UNIT, to, 1, ts)
             self.moved_a[to] = self.moved_a.get(to, 0) + 1
             if ts == HOSTILE:
-                self.hostile[i + to] += 1
-                self.occ[to] += 1
                 self.moved_h[to] = self.moved_h.get(to, 0) + 1
             for sea in via:
                 self.convoyed[sea] = self.convoyed.get(sea, 0) + 1
-            self.emit("unit_moved", "§7.4.2", nation=NATIONS[n], unit="army", **{"from": names[r]}, to=names[to],
-                      via=[names[x] for x in via], stance=STANCE_NAMES[ts] or None)
+            if self.recording:  # the names of the convoy seas are worth building only for the event
+                self.emit("unit_moved", "§7.4.2", nation=NATIONS[n], unit="army", **{"from": names[r]},
+                          to=names[to], via=[names[x] for x in via], stance=STANCE_NAMES[ts] or None)
             self.arrival = (ARMY_UNIT, to, ts)
         if self.fight_targets():
             self.pending = (P_FIGHT, self.gov[n])
@@ -378,8 +408,10 @@ class ManeuverRules:
 
     def fight_targets(self) -> list[tuple[int, int, int]]:
         kind, r, _ = self.arrival
+        if self.nations_in[r] < 2:
+            return []  # the arriving unit is alone here
         if kind == FLEET_UNIT:
-            R = len(self.board.region_ids)
+            R = self.board.nregions
             return [(m, FLEET_UNIT, NO_STANCE) for m in range(6) if m != self.nation and self.fleets[m * R + r]]
         return self.army_targets(r)
 
@@ -404,7 +436,7 @@ class ManeuverRules:
     def defenders(self, m: int) -> list[tuple[int, int]]:
         """(unit, stance) groups of nation m that can fight the arriving unit."""
         kind, r, _ = self.arrival
-        R = len(self.board.region_ids)
+        R = self.board.nregions
         if kind == FLEET_UNIT:
             return [(FLEET_UNIT, NO_STANCE)] if self.fleets[m * R + r] else []
         out = [(ARMY_UNIT, s) for s, _ in self.army_groups(m, r)]
@@ -470,24 +502,24 @@ class ManeuverRules:
     # ----- §7.4.8 flags -----
 
     def resolve_flags(self) -> None:
-        b, n = self.board, self.nation
-        R = len(b.region_ids)
-        armies, fleets, flag = self.armies, self.fleets, self.flag
+        """§7.4.8: a region outside the home provinces where one nation alone has units wants its flag."""
+        b, n, flag = self.board, self.nation, self.flag
+        present = [a | f for a, f in zip(self.army_at, self.fleet_at)]
+        seen = twice = 0
+        for units in present:
+            twice |= seen & units
+            seen |= units
         wants: dict[int, list[int]] = {}
-        for r in b.neutral:
-            sole = -1
-            for m in range(6):
-                if armies[m * R + r] or fleets[m * R + r]:
-                    if sole >= 0:
-                        sole = -2
-                        break
-                    sole = m
-            if sole >= 0 and flag[r] != sole:
-                wants.setdefault(sole, []).append(r)
-                if flag[r] >= 0:
-                    self.flag_count[flag[r]] -= 1
-                    self.emit("flag_removed", "§7.4.8", nation=NATIONS[flag[r]], region=b.region_ids[r])
-                    flag[r] = -1
+        for r in bits(seen & ~twice & b.neutral_mask):
+            old = flag[r]
+            if old >= 0 and present[old] >> r & 1:
+                continue  # its flag is there already
+            m = next(m for m, units in enumerate(present) if units >> r & 1)
+            wants.setdefault(m, []).append(r)
+            if old >= 0:
+                self.flag_count[old] -= 1
+                self.emit("flag_removed", "§7.4.8", nation=NATIONS[old], region=b.region_ids[r])
+                flag[r] = -1
         order = ((n + k) % 6 for k in range(6))
         self.flag_todo = tuple((m, tuple(wants[m])) for m in order if m in wants)
         self.place_flags()

@@ -3,7 +3,15 @@
 Units are counts in flat lists indexed ``nation * R + region`` (R = number of regions):
 ``armies`` (all armies), ``hostile`` (the upright ones among them, only ever in another nation's
 home province), ``fleets`` (a fleet on a land region lies in that harbour). Everything a rule
-reads is kept up to date incrementally (``occ``: hostile armies per region, unit and flag totals).
+reads is kept up to date incrementally (``occ``: hostile armies per region, unit and flag totals,
+bit masks of the regions holding something: ``army_at[n]``, ``fleet_at[n]`` per nation and
+``occ_mask``, so that the rules visit the few occupied regions instead of scanning the map, and
+``nations_in``: how many nations have units in each region, so that a battle is looked for only
+where two meet).
+Units change only through ``add_units`` and ``remove_unit``, which keep all of these in step.
+
+Events are built only while ``recording`` is true (the default); a driver that reads no events
+(``play_game(..., record=False)`` without hooks) switches it off and the rules emit nothing.
 
 The rules themselves live in mixins, one module per part of the game: ``turn`` (rondel,
 factory, production, import, taxation), ``maneuver``, ``investor`` and ``setup``.
@@ -23,12 +31,14 @@ from core.imperial2030.setup import SetupRules
 from core.imperial2030.turn import TurnRules
 from core.imperial2030.pending import CHANCE, P_DEAL, PENDING_NAMES, TERMINAL
 
+_NATION_INDEX = {code: n for n, code in enumerate(NATIONS)}
 _LISTS = ("cash", "swiss", "owner", "treasury", "pp", "rondel", "gov", "factory", "armies", "hostile",
-          "fleets", "occ", "n_armies", "n_fleets", "flag", "flag_count")
+          "fleets", "occ", "n_armies", "n_fleets", "flag", "flag_count", "army_at", "fleet_at", "nations_in")
 _DICTS = ("moved_f", "moved_a", "moved_h", "convoyed")
 _SCALARS = ("game", "board", "nplayers", "card", "bank", "nation", "nation_turns", "round", "terminal",
             "pending", "queue", "dest", "passing", "topped", "imports", "denied", "armies_phase", "move",
-            "arrival", "flag_todo", "end_nation", "variant_step", "setup_done", "events")
+            "arrival", "flag_todo", "end_nation", "variant_step", "setup_done", "events", "occ_mask",
+            "recording")
 
 
 class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
@@ -38,7 +48,7 @@ class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
 
     def __init__(self, game, nplayers: int):
         b: Board = game.board
-        R = len(b.region_ids)
+        R = b.nregions
         self.game, self.board, self.nplayers = game, b, nplayers
         self.cash = [0] * nplayers
         self.swiss = [False] * nplayers
@@ -49,7 +59,10 @@ class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
             self.factory[r] = True
         self.armies, self.hostile, self.fleets = [0] * (6 * R), [0] * (6 * R), [0] * (6 * R)
         self.occ = [0] * R
+        self.occ_mask = 0
         self.n_armies, self.n_fleets = [0] * 6, [0] * 6
+        self.army_at, self.fleet_at = [0] * 6, [0] * 6
+        self.nations_in = [0] * R  # how many nations have units in each region
         self.flag = [-1] * R
         self.flag_count = [0] * 6
         self.moved_f, self.moved_a, self.moved_h, self.convoyed = {}, {}, {}, {}
@@ -74,6 +87,7 @@ class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
         self.variant_step = 0
         self.setup_done = False
         self.events = []
+        self.recording = True
         self._legal = None
         self._legal_set = None
 
@@ -94,7 +108,7 @@ class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
 
         The list is cached and shared with clones: treat it as read-only."""
         if self._legal is None:
-            self._legal = [] if self.terminal else self._generate()
+            self._legal = [] if self.terminal else self._GENERATORS[self.pending[0]](self)
         return self._legal
 
     def is_legal(self, action) -> bool:
@@ -103,7 +117,7 @@ class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
         return action in self._legal_set
 
     def apply_action(self, action) -> list[Event]:
-        """Apply a legal action and return the events it caused.
+        """Apply a legal action and return the events it caused (none while not ``recording``).
 
         Raises IllegalActionError (naming the RULES.md section) and leaves the state unchanged
         when ``action`` is not legal here.
@@ -114,9 +128,17 @@ class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
             legal = False
         if not legal:
             raise IllegalActionError(*self.explain_illegal(action))
+        return self.apply_legal(action)
+
+    def apply_legal(self, action) -> list[Event]:
+        """``apply_action`` without the legality check, for callers that took ``action`` from
+        this state's ``legal_actions()``: anything else leaves the state corrupt."""
         self._legal = self._legal_set = None
         self.events = []
-        self._dispatch(action)
+        if action[0] == TOPUP:  # a top-up may come at several decisions (§5)
+            self.apply_topup(action[1])
+        else:
+            self._APPLIERS[self.pending[0]](self, action)
         return self.events
 
     def chance_outcomes(self) -> list[tuple[tuple, float]]:
@@ -134,17 +156,10 @@ class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
         return parse_action(self.board, text)
 
     def clone(self) -> "State":
-        other = State.__new__(State)
-        for name in _SCALARS:
-            setattr(other, name, getattr(self, name))
-        for name in _LISTS:
-            setattr(other, name, getattr(self, name)[:])
-        for name in _DICTS:
-            setattr(other, name, dict(getattr(self, name)))
-        other.events = []
-        other._legal = self._legal
-        other._legal_set = self._legal_set
-        return other
+        """An independent copy: lists and dicts copied, scalars and tuples shared, no events yet,
+        ``recording`` as here (the legal actions, read-only, are shared). The body is written out
+        by ``_clone_source``."""
+        return _clone(self)
 
     def returns(self) -> list[float]:
         """Each player's score (§10): final at a terminal state, 'if the game ended now' before."""
@@ -171,17 +186,7 @@ class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
     def decision_name(self) -> str:
         return "game_over" if self.terminal else PENDING_NAMES[self.pending[0]]
 
-    # ----- dispatch and legality -----
-
-    def _generate(self) -> list:
-        kind = self.pending[0]
-        return self._GENERATORS[kind](self)
-
-    def _dispatch(self, action) -> None:
-        if action[0] == TOPUP:
-            self.apply_topup(action[1])
-            return
-        self._APPLIERS[self.pending[0]](self, action)
+    # ----- legality -----
 
     def explain_illegal(self, action) -> tuple[str, str]:
         """Why ``action`` is not legal now: (RULES.md section, message)."""
@@ -199,7 +204,8 @@ class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
     # ----- shared helpers used by several rule modules -----
 
     def emit(self, kind: str, rule: str, **data) -> None:
-        self.events.append(Event(kind, rule, data))
+        if self.recording:
+            self.events.append(Event(kind, rule, data))
 
     def pay(self, payer: str, payee: str, amount: int, reason: str, rule: str) -> None:
         """Move money between 'bank', a nation code (its treasury) and 'player:N'."""
@@ -207,15 +213,16 @@ class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
             return
         self._adjust(payer, -amount)
         self._adjust(payee, amount)
-        self.emit("payment", rule, **{"from": payer, "to": payee, "amount": amount, "reason": reason})
+        if self.recording:  # the commonest event: spare building its fields when nobody records
+            self.emit("payment", rule, **{"from": payer, "to": payee, "amount": amount, "reason": reason})
 
     def _adjust(self, who: str, delta: int) -> None:
         if who == "bank":
             self.bank += delta
-        elif who.startswith("player:"):
+        elif who in _NATION_INDEX:
+            self.treasury[_NATION_INDEX[who]] += delta
+        else:  # "player:N"
             self.cash[int(who[7:])] += delta
-        else:
-            self.treasury[NATIONS.index(who)] += delta
 
     def pf(self, n: int) -> int:
         return min(self.pp[n], 25) // 5
@@ -225,20 +232,65 @@ class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
         return [r for r in self.board.homes[n] if self.factory[r] and not self.occ[r]]
 
     def add_units(self, n: int, kind: int, r: int, count: int = 1, stance: int = NO_STANCE) -> None:
-        i = n * len(self.board.region_ids) + r
+        i = n * self.board.nregions + r
+        bit = 1 << r
+        if not (self.army_at[n] | self.fleet_at[n]) & bit:
+            self.nations_in[r] += 1
         if kind == ARMY_UNIT:
             self.armies[i] += count
             self.n_armies[n] += count
+            self.army_at[n] |= bit
             if stance == HOSTILE:
                 self.hostile[i] += count
                 self.occ[r] += count
+                self.occ_mask |= bit
         else:
             self.fleets[i] += count
             self.n_fleets[n] += count
+            self.fleet_at[n] |= bit
+
+    def remove_unit(self, n: int, kind: int, r: int, stance: int) -> None:
+        i = n * self.board.nregions + r
+        bit = 1 << r
+        if kind == ARMY_UNIT:
+            self.armies[i] -= 1
+            self.n_armies[n] -= 1
+            if stance == HOSTILE:
+                self.hostile[i] -= 1
+                self.occ[r] -= 1
+                if not self.occ[r]:
+                    self.occ_mask &= ~bit
+            if self.armies[i]:
+                return
+            self.army_at[n] &= ~bit
+        else:
+            self.fleets[i] -= 1
+            self.n_fleets[n] -= 1
+            if self.fleets[i]:
+                return
+            self.fleet_at[n] &= ~bit
+        if not (self.army_at[n] | self.fleet_at[n]) & bit:
+            self.nations_in[r] -= 1
 
     def foreign_home(self, n: int, r: int) -> bool:
         return self.board.kind[r] == HOME and self.board.home_nation[r] != n
 
+
+def _clone_source() -> str:
+    """``clone`` as straight-line code over the field lists (as dataclasses write their methods):
+    a loop of getattr/setattr over fifty fields costs a third more, and search clones a lot."""
+    lines = ["def _clone(self):", "    other = State.__new__(State)"]
+    lines += [f"    other.{name} = self.{name}" for name in _SCALARS if name != "events"]
+    lines += [f"    other.{name} = self.{name}[:]" for name in _LISTS]
+    lines += [f"    other.{name} = self.{name}.copy()" for name in _DICTS]
+    lines += ["    other.events = []", "    other._legal = self._legal", "    other._legal_set = self._legal_set",
+              "    return other"]
+    return "\n".join(lines)
+
+
+_namespace = {"State": State}
+exec(_clone_source(), _namespace)
+_clone = _namespace["_clone"]
 
 State._GENERATORS = (
     State.legal_deal, State.legal_variant, State.legal_turn_start, State.legal_veto, State.legal_factory,

@@ -24,6 +24,14 @@ def move_cost(distance: int, pf: int) -> int:
     return 0 if distance <= 3 else (distance - 3) * (1 + pf)
 
 
+# Tables of the hot path: the answers above for every start and distance, and the actions
+# themselves (the legal lists are built from these shared tuples).
+PASSES = tuple(tuple(passes_investor(start, d) for d in range(8)) for start in range(8))
+MOVE_COSTS = tuple(tuple(move_cost(d, pf) for d in range(8)) for pf in range(6))  # power factor 0..5
+RONDEL_ACTIONS = tuple((RONDEL, s) for s in range(8))
+TOPUP_ACTIONS = [(TOPUP, k) for k in range(1, 201)]  # more is built on demand
+
+
 class TurnRules:
     __slots__ = ()
 
@@ -45,8 +53,9 @@ class TurnRules:
         self.denied = frozenset()
         self.move = self.arrival = None
         self.moved_f, self.moved_a, self.moved_h, self.convoyed = {}, {}, {}, {}
-        self.emit("nation_turn", "§5", nation=NATIONS[n], government=self.gov[n], turn=self.nation_turns,
-                  round=self.round)
+        if self.recording:  # an event of every turn: its fields are built only for a record
+            self.emit("nation_turn", "§5", nation=NATIONS[n], government=self.gov[n], turn=self.nation_turns,
+                      round=self.round)
         self.pending = (P_TURN, self.gov[n])
 
     def action_done(self) -> None:
@@ -64,7 +73,8 @@ class TurnRules:
     def topups(self) -> list:
         if not self.game.cash_topup or self.topped:
             return []
-        return [(TOPUP, k) for k in range(1, self.cash[self.gov[self.nation]] + 1)]
+        cash = self.cash[self.gov[self.nation]]
+        return TOPUP_ACTIONS[:cash] if cash <= len(TOPUP_ACTIONS) else [(TOPUP, k) for k in range(1, cash + 1)]
 
     def apply_topup(self, amount: int) -> None:
         self.pay(player_ref(self.gov[self.nation]), NATIONS[self.nation], amount, "cash top-up", "§5")
@@ -87,16 +97,11 @@ class TurnRules:
         cur = self.rondel[n]
         if cur < 0:
             return [(s, 0, 0) for s in range(8)]
-        pf, cash = self.pf(n), self.cash[self.gov[n]]
-        out = []
-        for d in range(1, 7):
-            cost = move_cost(d, pf)
-            if cost <= cash:
-                out.append(((cur + d) % 8, d, cost))
-        return out
+        costs, cash = MOVE_COSTS[self.pf(n)], self.cash[self.gov[n]]
+        return [((cur + d) % 8, d, costs[d]) for d in range(1, 7) if costs[d] <= cash]
 
     def legal_turn_start(self) -> list:
-        return [(RONDEL, s) for s, _, _ in self.rondel_options()] + self.topups()
+        return [RONDEL_ACTIONS[s] for s, _, _ in self.rondel_options()] + self.topups()
 
     def explain_turn_start(self, action) -> tuple[str, str]:
         found = self.explain_topup(action)
@@ -118,7 +123,7 @@ class TurnRules:
     def apply_turn_start(self, action) -> None:
         n, dest = self.nation, action[1]
         cur = self.rondel[n]
-        passes = cur >= 0 and passes_investor(cur, (dest - cur) % 8)
+        passes = cur >= 0 and PASSES[cur][(dest - cur) % 8]
         if passes and self.veto_possible(n):
             c = self.card
             self.queue = tuple(p for p in ((c + k) % self.nplayers for k in range(self.nplayers)) if self.swiss[p])
@@ -163,12 +168,14 @@ class TurnRules:
         n = self.nation
         cur = self.rondel[n]
         d = 0 if cur < 0 else (dest - cur) % 8
-        cost = move_cost(d, self.pf(n))
+        cost = MOVE_COSTS[self.pf(n)][d]
         rule = "§8" if self.dest >= 0 and dest != self.dest else "§6"
-        self.pay(player_ref(self.gov[n]), BANK, cost, f"rondel move of {d} spaces", rule)
+        if cost:
+            self.pay(player_ref(self.gov[n]), BANK, cost, f"rondel move of {d} spaces", rule)
         self.rondel[n] = dest
-        self.emit("rondel", rule, nation=NATIONS[n], **{"from": SPACES[cur] if cur >= 0 else None},
-                  to=SPACES[dest], distance=d, cost=cost, passed_investor=passed)
+        if self.recording:
+            self.emit("rondel", rule, nation=NATIONS[n], **{"from": SPACES[cur] if cur >= 0 else None},
+                      to=SPACES[dest], distance=d, cost=cost, passed_investor=passed)
         self.passing = passed
         self.dest = -1
         self.topped = False

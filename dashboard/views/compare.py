@@ -1,14 +1,18 @@
 """Compare bond distributions: win rates, scores, margins, lengths, balance and lead changes of two
-or more runs (usually one per setup), with 95% intervals and the significant differences in words."""
+or more runs (usually one per setup), with 95% intervals and the significant differences in words.
+Every run is shown with its bots (a league's entrants), and the runs of two or more bots with each
+bot's win rate, so that a finding is read with the bots it holds for."""
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from core.bots import BOTS
 from core.errors import ImperialError
+from core.league import WINS_COUNTED
 from core.setups import setup_names
-from dashboard import cache, charts, comparison, frame, queries, simulations
+from dashboard import cache, charts, comparison, frame, ladder, queries, simulations
 from dashboard.comparison import METRIC_LABELS, PROPORTION_TEST, RANK_TEST, SHARES_TEST
 from dashboard.stats import ALPHA
 from dashboard.style import player_label
@@ -66,17 +70,40 @@ def choose_runs(catalog) -> tuple[str, ...]:
                                 help="two or more runs of the catalogue, e.g. one per setup"))
 
 
-def summary(result: comparison.Comparison) -> None:
+def summary(result: comparison.Comparison, overview) -> None:
     st.subheader("Summary")
+    bots = "; ".join(f"{row.run}: {row.bots}" for row in overview.itertuples())
     st.caption(f"{len(result.tests)} tests at α = {ALPHA}: the {PROPORTION_TEST} for win rates, the {RANK_TEST} for "
                f"scores, margins, lengths and lead changes, and the {SHARES_TEST} for each run's seats. p-values "
-               "are Holm-adjusted over all of them, so only differences unlikely to be chance are named.")
+               "are Holm-adjusted over all of them, so only differences unlikely to be chance are named. Each "
+               f"finding holds for the bots of its runs only ({bots}).")
     lines = result.summary()
     if lines:
         st.markdown("\n".join(f"- {line}" for line in lines))
     else:
         st.info("No difference between these runs is statistically significant at α = 0.05. More games per run "
                 "would detect smaller differences.")
+
+
+def bot_rates(catalog, overview) -> None:
+    """Per bot, in each run that seats two or more: a run of one bot says nothing about bots (that
+    bot wins every game it finishes), so it is left out."""
+    tables = [ladder.bot_table(cache.standings(catalog, run)) for run in overview["run"]]
+    tables = [table for table in tables if len(table) > 1]
+    if not tables:
+        return
+    rates = pd.concat(tables, ignore_index=True)
+    st.plotly_chart(charts.win_rates(rates, "bot", "Win rate per bot, in the runs of two or more bots"))
+    st.caption(f"A bot wins a game when one of its seats is among the winners ({WINS_COUNTED}); 95% Wilson "
+               "intervals. Each rate holds for the bots of its own run only (see the League page for the ladder); "
+               "a run whose bots keep their seats counts the seats' advantage too.")
+    st.dataframe(rates[["run", "bot", "games", "wins", "rate", "low", "high", "fair", "ordinal"]], hide_index=True,
+                 column_config=RUN_COLUMN | {
+                     "rate": st.column_config.NumberColumn("win rate", format="percent"),
+                     "low": st.column_config.NumberColumn("95% CI low", format="percent"),
+                     "high": st.column_config.NumberColumn("95% CI high", format="percent"),
+                     "fair": st.column_config.NumberColumn("fair share", format="percent"),
+                     "ordinal": st.column_config.NumberColumn("rating (ordinal)", format="%.2f")})
 
 
 def win_rates(result: comparison.Comparison, overview) -> None:
@@ -120,8 +147,9 @@ st.dataframe(overview, hide_index=True, column_config=RUN_COLUMN)
 if overview["bots"].nunique() > 1:
     st.warning("These runs use different bots: a difference may come from the bots rather than the setup.")
 result = cache.compare(catalog, runs)
-summary(result)
+summary(result, overview)
 st.subheader("Who wins")
+bot_rates(catalog, overview)
 win_rates(result, overview)
 st.subheader("Scores, margins, lengths and lead changes")
 distributions(result)
