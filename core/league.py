@@ -137,14 +137,19 @@ def _count_game(row: dict, entrants: dict, seats: list[dict], model) -> None:
             entrants[spec]["rating"] = rating
 
 
+def wilson(wins: int, games: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate (scipy), for the league and the benchmarks."""
+    from scipy.stats import binomtest
+
+    ci = binomtest(wins, games).proportion_ci(confidence_level=0.95, method="wilson")
+    return ci.low, ci.high
+
+
 def _rate(wins: int, games: int) -> dict:
     """The win rate and its 95% Wilson interval (None without games)."""
     if not games:
         return {"win_rate": None, "win_rate_ci": None}
-    from scipy.stats import binomtest
-
-    ci = binomtest(wins, games).proportion_ci(confidence_level=0.95, method="wilson")
-    return {"win_rate": wins / games, "win_rate_ci": [ci.low, ci.high]}
+    return {"win_rate": wins / games, "win_rate_ci": list(wilson(wins, games))}
 
 
 def _run_folder(source, catalog) -> Path:

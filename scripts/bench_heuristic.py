@@ -22,9 +22,9 @@ import time
 from functools import partial
 from multiprocessing import Pool
 
-from scipy.stats import binomtest
 
 from core.bots import RandomBot, canonical_spec, make_bot
+from core.league import wilson
 from core.play import play_game
 
 CONFIG = {"game": "imperial2030", "players": 4}
@@ -56,12 +56,6 @@ def _self_play(k: int, seed: int, spec: str) -> tuple[list[int], int, int, float
     played = play_game(CONFIG, bots, seed * 100_000 + k, record=False)
     cpu = time.process_time() - start
     return played.state.winners(), played.decisions, played.state.nation_turns, cpu, sum(b.seconds for b in bots)
-
-
-def wilson(wins: int, n: int) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion."""
-    ci = binomtest(wins, n).proportion_ci(confidence_level=0.95, method="wilson")
-    return ci.low, ci.high
 
 
 def _run(pool, fn, games: int, seed: int) -> tuple[list, float]:

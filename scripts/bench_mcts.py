@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 import time
@@ -25,17 +24,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core.bots import make_bot  # noqa: E402
+from core.league import wilson  # noqa: E402
 from core.mcts import MCTSBot  # noqa: E402
 from core.play import play_game  # noqa: E402
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 class Timed:
@@ -91,7 +82,7 @@ def run_point(params: dict, games: int, players: int, seed: int, out) -> dict:
         if out:
             out.write(json.dumps(row) + "\n")
             out.flush()
-    lo, hi = wilson(wins, games)
+    lo, hi = wilson(round(wins), games)  # a shared win counts as its share, rounded
     summary = {
         "params": params, "games": games, "wins": wins, "shared_wins": shared, "win_rate": wins / games,
         "wilson95": [round(lo, 3), round(hi, 3)], "s_per_decision": seconds / max(searched, 1),
@@ -116,7 +107,7 @@ def summarise(path: str) -> None:
         searched = sum(r["searched"] for r in rows)
         playouts = sum(r["playouts"] for r in rows)
         seconds = sum(r["mcts_seconds"] for r in rows)
-        lo, hi = wilson(wins, games)
+        lo, hi = wilson(round(wins), games)  # a shared win counts as its share, rounded
         print("SUMMARY " + json.dumps({
             "params": json.loads(key), "games": games, "wins": wins, "win_rate": round(wins / games, 3),
             "wilson95": [round(lo, 3), round(hi, 3)], "s_per_decision": round(seconds / max(searched, 1), 3),
