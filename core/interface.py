@@ -75,17 +75,14 @@ class SearchHooks(Protocol):
         """One value per seat in [0, 1]: before the end, an estimate of that seat's share of the
         win (e.g. a win probability); at the end, the result. Default: 1 shared among
         ``winners()`` at the end, among the seats leading on ``returns()`` before."""
-        ...
 
     def playout_policy(self, rng: random.Random) -> Callable[[State], Action]:
         """A cheap policy for playouts (called on states where a seat decides), drawing any
         randomness from ``rng``. Default: uniform over ``legal_actions()``."""
-        ...
 
     def resample(self, state: State, player: int, rng: random.Random) -> State:
         """A state consistent with what ``player`` has observed (its hidden parts drawn from
         ``rng``), independent of ``state``. Default: ``state.clone()`` (nothing hidden)."""
-        ...
 
 
 def make_game(config: dict) -> Game:

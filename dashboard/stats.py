@@ -19,23 +19,18 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from core.league import wilson as league_wilson
+
 ALPHA = 0.05
-Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal: two-sided 95%
 
 
-def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a proportion (Wilson 1927): unlike p ± z·se it stays inside [0, 1]
-    and keeps its coverage for small n and rates near 0 or 1. (nan, nan) when n is 0."""
+def wilson(successes: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion (core.league.wilson, scipy's); (nan, nan) when
+    n is 0, so a table of rates can hold rows without games."""
     if n == 0:
         return math.nan, math.nan
-    p = successes / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    # At 0 or n successes the bound is exactly 0 or 1; the formula leaves a rounding error there.
-    low = 0.0 if successes == 0 else centre - half
-    high = 1.0 if successes == n else centre + half
-    return low, high
+    low, high = league_wilson(successes, n)
+    return float(low), float(high)
 
 
 def mean_ci(values, counts, confidence: float = 0.95) -> tuple[float, float, float]:
