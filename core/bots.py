@@ -6,11 +6,11 @@ They see the game only through the game-agnostic interface (``core.interface``).
 A **bot spec** is ``NAME`` or ``NAME:key=value[:key=value...]``, e.g. ``heuristic:temperature=0.5``
 or ``mcts:playouts=200``. Each bot class declares its parameters in ``PARAMS``: name ->
 ``(type, low, high, default)`` with ``type`` ``int`` or ``float`` and ``low..high`` the accepted
-range, and builds itself with ``from_params(params, seed)``. A class without ``PARAMS`` gets its
-values as numbers (or texts where they are none) and checks them itself in ``from_params``, whose
-ValueError becomes the spec's error. ``canonical_spec`` gives the one text
-of a spec (keys sorted, numbers normalised, parameters at their default dropped): that text is what
-logs, run.json and the ``bots`` column hold, so two spellings of one bot are one entrant of a league.
+range (a parameter whose default is None also takes ``none``), and builds itself with
+``from_params(params, seed)``; a class whose defaults depend on other parameters says so in
+``spec_defaults(params)``. ``canonical_spec`` gives the one text of a spec (keys sorted, numbers
+normalised, parameters at their default dropped): that text is what logs, run.json and the
+``bots`` column hold, so two spellings of one bot are one entrant of a league.
 Specs hold no commas: ``--bots`` is a comma list of per-seat specs.
 """
 
@@ -88,8 +88,7 @@ def parse_bot_spec(text: str, where: str = "bot spec") -> tuple[str, dict]:
     if name not in classes:
         why = f"; {_MISSING[name]}" if name in _MISSING else ""
         refuse(f"unknown bot {clip(name)} (known: {', '.join(sorted(classes))}){why}")
-    cls = classes[name]
-    declared = getattr(cls, "PARAMS", None)
+    declared = classes[name].PARAMS
     known = f"known: {', '.join(declared)}" if declared else "it takes none"
     params: dict = {}
     for pair in pairs:
@@ -97,35 +96,20 @@ def parse_bot_spec(text: str, where: str = "bot spec") -> tuple[str, dict]:
         key, value = key.strip(), value.strip()
         if not eq or not key or not value:
             refuse(f"{clip(pair)} is not key=value")
-        if declared is not None and key not in declared:
+        if key not in declared:
             refuse(f"unknown parameter {clip(key)} of bot {name} ({known})")
         if key in params:
             refuse(f"parameter {key!r} given twice")
         def bad(why: str, key=key):
             refuse(f"parameter {key!r}: {why}")
-        params[key] = _undeclared(value, bad) if declared is None else _value(value, declared[key], bad)
-    if declared is None:
-        try:  # the class checks its own parameters: building one is its check
-            cls.from_params(dict(params), None)
-        except (ValueError, TypeError) as exc:
-            refuse(" ".join(str(exc).split()))
+        params[key] = _value(value, declared[key], bad)
     return name, params
-
-
-def _undeclared(text: str, refuse):
-    """A value for a class without PARAMS: a whole number, a number, else the text itself."""
-    if _INT.match(text):
-        return int(text)
-    if _FLOAT.match(text):
-        value = float(text)
-        if not math.isfinite(value):
-            refuse(f"expected a finite number, got {clip(text)}")
-        return value
-    return text
 
 
 def _value(text: str, declared: tuple, refuse):
     kind, low, high = declared[:3]
+    if text.lower() == "none" and len(declared) > 3 and declared[3] is None:
+        return None
     if kind is int:
         if not _INT.match(text):
             refuse(f"expected a whole number {low:,}..{high:,}, got {clip(text)}")
@@ -151,18 +135,15 @@ def _number(x) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
-def _default(declared: tuple):
-    return declared[3] if len(declared) > 3 else None
-
-
 def canonical_spec(text: str, where: str = "bot spec") -> str:
     """The one text of a bot spec: its name, then its non-default parameters sorted by key, numbers
     normalised (``heuristic:temperature=0.50`` and ``heuristic:temperature=0.5`` give the same)."""
     name, params = parse_bot_spec(text, where)
-    declared = getattr(bot_classes()[name], "PARAMS", None)
-    kept = sorted((key, value) for key, value in params.items()
-                  if declared is None or value != _default(declared[key]))
-    return ":".join([name] + [f"{key}={_number(value)}" for key, value in kept])
+    cls = bot_classes()[name]
+    defaults = (cls.spec_defaults(params) if hasattr(cls, "spec_defaults")
+                else {key: d[3] for key, d in cls.PARAMS.items() if len(d) > 3})
+    kept = sorted((key, value) for key, value in params.items() if key not in defaults or value != defaults[key])
+    return ":".join([name] + [f"{key}={'none' if value is None else _number(value)}" for key, value in kept])
 
 
 def parse_bot_list(text: str, where: str = "--bots") -> list[str]:
@@ -183,5 +164,25 @@ def seat_bots(text: str, players: int, where: str = "--bots") -> list[str]:
 def make_bot(spec: str, seed: int | None = None):
     """The bot of a spec (``random``, ``heuristic:temperature=0.5``), seeded with ``seed``."""
     name, params = parse_bot_spec(spec)
-    cls = bot_classes()[name]
-    return cls.from_params(params, seed) if hasattr(cls, "from_params") else cls(seed)
+    return bot_classes()[name].from_params(params, seed)
+
+
+def lineup_entrants(bots: str | None) -> list[str]:
+    """The distinct specs of a comma list of per-seat specs, in seat order ([] for imported games)."""
+    return list(dict.fromkeys(bots.split(","))) if isinstance(bots, str) and bots else []
+
+
+def lineup_text(bots: str | None, rotate: bool = False) -> str:
+    """How a run's bots are shown: "heuristic ×4" for one bot in every seat, "league of heuristic,
+    random ×2" for a rotated line-up (its seats change every game, so only the entrants say what
+    played), the per-seat list otherwise, and "mixed" for imported games, which do not say."""
+    if not isinstance(bots, str) or not bots:  # pandas reads a NULL as None or NaN
+        return "mixed"
+    seats = bots.split(",")
+    names = lineup_entrants(bots)
+    if len(names) == 1:
+        return f"{names[0]} ×{len(seats)}"
+    if not rotate:
+        return bots
+    counted = [name if seats.count(name) == 1 else f"{name} ×{seats.count(name)}" for name in names]
+    return "league of " + ", ".join(counted)

@@ -92,11 +92,20 @@ def _parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play one game with bots and print a summary")
     play.add_argument("--players", type=_players, help="2..6 (default 4, or as many as a custom distribution lists)")
     play.add_argument("--seed", type=_seed, help="seed of the deal and the bots (default: random, printed)")
-    play.add_argument("--bots", default="random", help=BOTS_HELP)
-    play.add_argument("--setup", default="standard",
-                      help="standard, variant, a setup name (imperial setups), or the path of a distribution JSON file")
+    play.add_argument("--bots", help=BOTS_HELP + " (default random; with --human: one for all the other seats, or "
+                                                 "one per other seat in seat order)")
+    play.add_argument("--setup",
+                      help="standard (the default), variant, a setup name (imperial setups), or the path of a "
+                           "distribution JSON file")
     play.add_argument("--log", metavar="FILE", help="write the game as a move log (JSON Lines)")
     play.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    from core.human import DEFAULT_HINT_PLAYOUTS, MAX_HINT_PLAYOUTS  # terminal play (docs/command-line.md)
+    play.add_argument("--human", metavar="SEATS", help="seats played on this terminal, e.g. 0 or 0,2: their "
+                                                       "decisions are asked on stdin")
+    play.add_argument("--resume", metavar="FILE", help="continue the game of a move log (imperial play --human's "
+                                                       "save, or any log), with --human's seats on the terminal")
+    play.add_argument("--hint-playouts", type=_bounded(MAX_HINT_PLAYOUTS), default=DEFAULT_HINT_PLAYOUTS,
+                      metavar="N", help=f"playouts of the search bot behind '?' (default {DEFAULT_HINT_PLAYOUTS})")
     play.set_defaults(run=_play)
 
     rep = sub.add_parser("replay", help="replay and verify a move log, print its summary")
@@ -133,9 +142,39 @@ def _add_batch_commands(sub) -> None:
     """setups, simulate, import, runs, query: the commands of the batch lab."""
     setups = sub.add_parser("setups", help="list the named starting distributions ('setups show NAME': one)")
     setups.set_defaults(run=_setups_list)
-    show = setups.add_subparsers(dest="setups_command").add_parser("show", help="print one setup as JSON")
+    setups_sub = setups.add_subparsers(dest="setups_command")
+    show = setups_sub.add_parser("show", help="print one setup as JSON")
     show.add_argument("name", metavar="NAME")
     show.set_defaults(run=_setups_show)
+    structure = setups_sub.add_parser("structure", help="who governs on what, and the cheapest takeovers (§9)")
+    structure.add_argument("name", metavar="NAME")
+    structure.add_argument("--json", action="store_true", help="print the structure as one JSON object")
+    structure.set_defaults(run=_setups_structure)
+    from core.fair_setups import MAX_CANDIDATES, MAX_GAMES as MAX_SEARCH_GAMES  # a light module (no scipy)
+    fair = setups_sub.add_parser("search", help="search for a distribution whose seats win equally often, "
+                                                "validated on fresh games (docs/setups.md)")
+    fair.add_argument("--players", type=_players, default=4, help="2..6 (default 4)")
+    fair.add_argument("--bots", default="heuristic", help="heuristic or random bots: one spec for every seat, or one "
+                                                          "per seat (default heuristic; mcts is refused: too slow)")
+    fair.add_argument("--candidates", type=_bounded(MAX_CANDIDATES), required=True,
+                      help=f"candidate distributions, 1..{MAX_CANDIDATES:,}")
+    fair.add_argument("--games", type=_bounded(MAX_SEARCH_GAMES), required=True,
+                      help=f"games per candidate, 1..{MAX_SEARCH_GAMES:,} (the seats are not rotated)")
+    fair.add_argument("--seed", type=_seed, default=1, help="seeds the candidates and the games (default 1)")
+    fair.add_argument("--validate", type=_bounded(MAX_SEARCH_GAMES), metavar="M",
+                      help="fresh games that measure the best candidate again (default: --games)")
+    fair.add_argument("--finalists", type=_bounded(MAX_CANDIDATES), default=1, metavar="F",
+                      help="play the F fairest again on --final-games fresh games and keep the fairest of those "
+                           "(default 1: no final round)")
+    fair.add_argument("--final-games", type=_bounded(MAX_SEARCH_GAMES), metavar="G",
+                      help="games of each finalist and of each handicap variant (default: --games)")
+    fair.add_argument("--tune-handicap", action="store_true",
+                      help="try the kept candidate with its first investor-card holder keeping 0, 1 or 2m less, "
+                           "on --final-games fresh games each, and validate the fairest")
+    fair.add_argument("--save", metavar="NAME", help="write the best candidate as a new setup NAME.json "
+                                                     "(never overwrites)")
+    fair.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    fair.set_defaults(run=_setups_search)
 
     sim = sub.add_parser("simulate", help="play many recorded games into a run folder (Parquet), resumable")
     sim.add_argument("--games", type=_positive, required=True)
@@ -164,6 +203,12 @@ def _add_batch_commands(sub) -> None:
     runs = sub.add_parser("runs", help="list the runs of the catalogue")
     runs.add_argument("--catalog", default=None, metavar="PATH")
     runs.set_defaults(run=_runs)
+
+    cmp = sub.add_parser("compare", help="compare runs as setups × bot line-ups: per-game statistics, findings")
+    cmp.add_argument("runs", nargs="+", metavar="RUN", help="run names of the catalogue (imperial runs)")
+    cmp.add_argument("--catalog", default=None, metavar="PATH", help="catalogue file (default data/lab.duckdb)")
+    cmp.add_argument("--json", action="store_true", help="print the comparison as one JSON object")
+    cmp.set_defaults(run=_compare)
 
     query = sub.add_parser("query", help="run one SQL query over the catalogue and print the result")
     query.add_argument("sql", metavar="SQL")
@@ -214,9 +259,12 @@ def _bounded(high: int):
 # ----- play and replay -----
 
 def _play(args) -> int:
-    game = make_game(_setup_config(args.setup, args.players))
+    if args.human is not None or args.resume is not None:
+        return _play_terminal(args)
+    setup = "standard" if args.setup is None else args.setup
+    game = make_game(_setup_config(setup, args.players))
     seed = random.randrange(2**31) if args.seed is None else args.seed
-    names = seat_bots(args.bots, game.num_players)
+    names = seat_bots("random" if args.bots is None else args.bots, game.num_players)
     # One generator per seat, distinct for every (seed, seat), so seats never mirror each other.
     bots = [make_bot(name, seed * 100 + p) for p, name in enumerate(names)]
     played = play_game(game.config, bots, seed)
@@ -225,6 +273,59 @@ def _play(args) -> int:
     summary = {"config": played.config, "seed": seed, "bots": names, "log": args.log, **_summary(played)}
     title = f"Imperial 2030: {game.num_players} players, {game.config['setup']} setup, seed {seed}, " \
             f"bots {','.join(names)}"
+    _print_summary(summary, title, args.json)
+    return 0
+
+
+def _play_terminal(args) -> int:
+    """``imperial play --human SEATS`` / ``--resume FILE``: people decide their seats on stdin (core/human.py)."""
+    from core.human import TerminalPlay, load_saved, parse_human_seats, seat_specs
+
+    saved = None
+    if args.resume is not None:
+        if args.players is not None or args.setup is not None:
+            raise SetupError("--resume: the players and the setup are the saved game's: "
+                             "leave out --players and --setup")
+        played, header = load_saved(args.resume)
+        config, actions, saved = played.config, played.actions, header.get("bots")
+        seed = header.get("seed")
+        if seed is not None and args.seed is not None and args.seed != seed:
+            raise SetupError(f"--seed: {args.seed}, but {args.resume} was played with seed {seed} (leave out --seed)")
+        if seed is None:
+            seed = args.seed
+    else:
+        config = _setup_config("standard" if args.setup is None else args.setup, args.players)
+        actions, seed = [], args.seed
+    game = make_game(config)
+    humans = parse_human_seats(args.human, game.num_players)
+    seats = seat_specs(args.bots, humans, game.num_players, saved=saved, where=f"--resume {args.resume}")
+    seed = random.randrange(2**31) if seed is None else seed
+    for stream in (sys.stdin, sys.stdout):  # a stray byte or a character the terminal lacks ends nothing
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
+    session = TerminalPlay(game.config, seats, seed, sys.stdin, sys.stdout, actions=actions,
+                           hint_playouts=args.hint_playouts)
+    names = session.names
+    if args.log:  # a FILE that cannot be written is refused before anybody plays
+        write_log(args.log, session.played(), seed=seed, bots=names)
+    title = f"Imperial 2030: {game.num_players} players, {game.config['setup']} setup, seed {seed}, " \
+            f"bots {','.join(names)}"
+    print(title)
+    outcome = session.run()
+    played = outcome.played
+    if args.log:
+        write_log(args.log, played, seed=seed, bots=names)
+    if outcome.status != "finished":
+        kept = (f"; the game so far is in {args.log}" if args.log else
+                f"; last saved to {session.last_saved}" if session.last_saved else "; nothing was saved")
+        why = {"input ended": "error: input ended before the end of the game",
+               "quit": "quit before the end of the game",
+               "bad lines": "error: too many lines without a choice: giving up"}[outcome.status]
+        sys.stdout.flush()
+        print(f"imperial: {why} (after {len(played.actions)} actions{kept})", file=sys.stderr)
+        return ERROR_EXIT
+    summary = {"config": played.config, "seed": seed, "bots": names, "log": args.log, **_summary(played)}
+    print()
     _print_summary(summary, title, args.json)
     return 0
 
@@ -367,6 +468,30 @@ def _setups_show(args) -> int:
     return 0
 
 
+def _setups_structure(args) -> int:
+    from core.imperial2030.structure import setup_structure, structure_lines
+
+    structure = setup_structure(args.name)
+    print(json.dumps(structure) if args.json else "\n".join(structure_lines(structure)))
+    return 0
+
+
+def _setups_search(args) -> int:
+    from core.fair_setups import check_save_name, check_search_bots, format_result, save_setup, search
+
+    check_search_bots(args.bots, args.players)  # every refusal before the first game
+    if args.finalists > args.candidates:
+        raise SetupError(f"--finalists: {args.finalists} is more than the {args.candidates} candidates")
+    if args.save is not None:
+        check_save_name(args.save)
+    result = search(args.players, args.bots, args.candidates, args.games, args.seed, args.validate,
+                    args.finalists, args.final_games, args.tune_handicap)
+    if args.save is not None:
+        save_setup(result, args.save)
+    print(json.dumps(result) if args.json else format_result(result))
+    return 0
+
+
 # ----- batch runs and the catalogue (pandas, DuckDB and Dask are loaded only here) -----
 
 def _default_workers() -> int:
@@ -436,6 +561,14 @@ def _runs(args) -> int:
     from core.catalog import list_runs
 
     _print_frame(list_runs(_catalog(args)), csv=False)
+    return 0
+
+
+def _compare(args) -> int:
+    from core import compare
+
+    result = compare.load(_catalog(args), args.runs)
+    print(json.dumps(compare.to_json(result), indent=1) if args.json else compare.text_report(result))
     return 0
 
 

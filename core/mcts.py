@@ -137,6 +137,10 @@ class MCTSBot:
     """
 
     name = "mcts"
+    # bot spec parameters (core.bots): name -> (type, low, high, default)
+    PARAMS = {"playouts": (int, 1, 10_000_000, DEFAULT_PLAYOUTS), "seconds": (float, 0.001, 86_400.0, None),
+              "c": (float, 0.0, 100.0, DEFAULT_C), "prior": (float, 0.0, 100.0, DEFAULT_PRIOR),
+              "depth": (int, 0, 10_000_000, DEFAULT_DEPTH)}
 
     def __init__(self, seed: int | None = None, playouts: int | None = None, seconds: float | None = None,
                  c: float = DEFAULT_C, depth: int | None = DEFAULT_DEPTH, prior: float = DEFAULT_PRIOR):
@@ -161,23 +165,16 @@ class MCTSBot:
 
     @classmethod
     def from_params(cls, params: dict, seed: int | None = None) -> "MCTSBot":
-        """A bot from spec parameters (``playouts``, ``seconds``, ``c``, ``depth``); texts are converted."""
-        known = {"playouts": int, "seconds": float, "c": float, "depth": int, "prior": float}
-        unknown = set(params) - set(known)
-        if unknown:
-            raise SetupError(f"mcts: unknown parameters {sorted(unknown)} (known: {sorted(known)})")
-        kwargs = {}
-        for key, value in params.items():
-            if isinstance(value, str):
-                if key == "depth" and value.lower() in ("none", "end"):
-                    value = None
-                else:
-                    try:
-                        value = known[key](value)
-                    except ValueError:
-                        raise SetupError(f"mcts: {key} must be a number, got {value!r}") from None
-            kwargs[key] = value
-        return cls(seed, **kwargs)
+        """A bot from parsed spec parameters (``core.bots.parse_bot_spec``)."""
+        return cls(seed, **params)
+
+    @classmethod
+    def spec_defaults(cls, params: dict) -> dict:
+        """The defaults given the other parameters: with ``seconds``, no playout budget unless one is given."""
+        defaults = {key: d[3] for key, d in cls.PARAMS.items()}
+        if params.get("seconds") is not None:
+            defaults["playouts"] = None
+        return defaults
 
     def params(self) -> dict:
         return {"playouts": self.playouts, "seconds": self.seconds, "c": self.c, "depth": self.depth,

@@ -147,6 +147,16 @@ def remove_temporaries(folder: Path) -> None:
 
 # ----- reading -----
 
+def is_rotated(folder) -> bool:
+    """Whether the run in ``folder`` turns its line-up by one seat per game (a league). A run.json that
+    is missing or unreadable counts as not rotated: lists of runs must not fail on one bad folder."""
+    try:
+        params = read_run(Path(folder))
+    except (RunError, OSError):
+        return False
+    return bool(params and params.get("rotate"))
+
+
 def read_run(folder: Path) -> dict | None:
     """The parameters of the run in ``folder``, or None when there is none yet; RunError naming
     run.json if it is not one this lab wrote."""

@@ -20,7 +20,12 @@ PAGES = (  # file in views/, title, icon
     ("compare.py", "Compare bond distributions", ":material/compare_arrows:"),
     ("league.py", "League", ":material/leaderboard:"),
     ("setup_editor.py", "Setup editor", ":material/edit_note:"),
+    ("play.py", "Play", ":material/sports_esports:"),
+    ("lessons.py", "Lessons", ":material/school:"),
+    ("rules.py", "Rules", ":material/menu_book:"),
 )
+# Pages that read no runs: they open at once, even while a first start plays its dataset.
+NO_DATASET = ("play.py", "lessons.py", "rules.py")
 
 
 def run() -> None:
@@ -29,9 +34,10 @@ def run() -> None:
     # (the icons inside the page come from the font Streamlit ships).
     st.set_page_config(page_title="Imperial 2030 lab", page_icon="🌐", layout="wide")
     catalog = frame.catalog_path()
-    frame.ensure_dataset(catalog)
     pages = [st.Page(PAGES_DIR / file, title=title, icon=icon) for file, title, icon in PAGES]
-    page = st.navigation(pages)
+    page = st.navigation(pages)  # before the dataset of a first start: the pages are listed at once
+    if page not in [p for p, (file, _, _) in zip(pages, PAGES) if file in NO_DATASET]:
+        frame.ensure_dataset(catalog)
     frame.run_picker(catalog)
     page.run()
 

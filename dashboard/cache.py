@@ -1,4 +1,4 @@
-"""Streamlit's cache in front of dashboard.queries, dashboard.comparison and core.league.standings
+"""Streamlit's cache in front of dashboard.queries, core.compare and core.league.standings
 (STYLE (e)4).
 
 Answers are keyed by the catalogue path, the runs' fingerprint (their rows of the catalogue's
@@ -18,8 +18,9 @@ import os
 
 import streamlit as st
 
+from core import compare as comparisons
 from core import league
-from dashboard import comparison, queries
+from dashboard import queries
 
 
 @st.cache_data(show_spinner=False, max_entries=512)
@@ -34,12 +35,13 @@ def load(query, catalog, runs, *args):
 
 
 @st.cache_data(show_spinner="Comparing the runs ...", max_entries=64)
-def _comparison(catalog: str, fingerprint: tuple, runs: tuple) -> comparison.Comparison:
-    return comparison.load(catalog, runs)
+def _comparison(catalog: str, fingerprint: tuple, runs: tuple) -> comparisons.Comparison:
+    return comparisons.load(catalog, runs)
 
 
-def compare(catalog, runs) -> comparison.Comparison:
-    """``comparison.load(catalog, runs)`` through the cache (the runs in any order)."""
+def compare(catalog, runs) -> comparisons.Comparison:
+    """``core.compare.load(catalog, runs)`` through the cache (the runs in any order), keyed by the
+    catalogue and the runs' fingerprint: a run that gains games is compared again."""
     runs = tuple(sorted(runs))
     return _comparison(str(catalog), fingerprint(catalog, runs), runs)
 

@@ -1,8 +1,10 @@
-"""Plotly figures: a DataFrame (an answer of dashboard.queries or dashboard.comparison) in, a figure
+"""Plotly figures: a DataFrame (an answer of dashboard.queries or a table of core.compare) in, a figure
 out. Nothing here reads files or knows Streamlit, so notebooks and tests draw the same charts.
 
-Nations, seats and runs keep the colours of dashboard.style everywhere; every chart has a title,
-axis titles and a legend naming what its colours mean.
+Nations, seats, runs and line-ups keep the colours of dashboard.style everywhere; every chart has a
+title, axis titles and a legend naming what its colours mean. The legend sits below the plot, at the
+bottom of the figure (LEGEND_BELOW), never under the title: a legend of several rows grows upwards
+into the room Plotly makes for it, never over the title or the axis titles.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.subplots import make_subplots
+
+from pathlib import PurePath
 
 from dashboard.style import NATION_COLOURS, NATION_NAMES, PLAYER_COLOURS, nation_order, player_label, run_colour
 
@@ -26,14 +30,15 @@ _WHITE = pio.templates["plotly_white"]
 TEMPLATE = go.layout.Template(layout=_WHITE.layout, data={"bar": _WHITE.data.bar, "scatter": _WHITE.data.scatter})
 
 
-LEGEND_ABOVE = {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0}
-LEGEND_RIGHT = {"orientation": "v", "yanchor": "top", "y": 1, "x": 1.02}  # for legends of several groups
+# At the figure's bottom edge (the container, not the plot area): Plotly widens the bottom margin to
+# hold it under the axis title, however many rows it wraps into.
+LEGEND_BELOW = {"orientation": "h", "yref": "container", "yanchor": "bottom", "y": 0, "x": 0, "xanchor": "left"}
 
 
-def _layout(fig: go.Figure, title: str, x: str, y: str, height: int = HEIGHT, legend: dict = LEGEND_ABOVE) -> go.Figure:
-    """The common frame: title, axis titles, the legend, a height that fits a laptop screen."""
+def _layout(fig: go.Figure, title: str, x: str, y: str, height: int = HEIGHT, legend: dict = LEGEND_BELOW) -> go.Figure:
+    """The common frame: title, axis titles, the legend below the plot, a height that fits a laptop screen."""
     fig.update_layout(title=title, xaxis_title=x, yaxis_title=y, height=height, template=TEMPLATE,
-                      legend=legend, margin={"l": 60, "r": 20, "t": 80, "b": 50}, hovermode="x unified")
+                      legend=legend, margin={"l": 60, "r": 20, "t": 50, "b": 50}, hovermode="x unified")
     return fig
 
 
@@ -92,8 +97,7 @@ def control_timeline(segments: pd.DataFrame) -> go.Figure:
                                  hovertemplate="%{text}<extra></extra>", legendgroup="causes"))
     fig.update_layout(barmode="overlay", hovermode="closest")
     fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(_nations(rows))))
-    return _layout(fig, "Who governs when (marks: changes of government and their cause)", "nation turn", "",
-                   legend=LEGEND_RIGHT)
+    return _layout(fig, "Who governs when (marks: changes of government and their cause)", "nation turn", "")
 
 
 def _change_text(row) -> str:
@@ -122,7 +126,9 @@ def bond_ownership(holdings: pd.DataFrame, end_turn: int) -> go.Figure:
                           row=i // cols + 1, col=i % cols + 1)
     fig.update_yaxes(title_text="credit sum (m)", col=1)
     fig.update_xaxes(title_text="nation turn", row=math.ceil(len(nations) / cols))
-    return _layout(fig, "Bond ownership: credit sum held per nation", "", "", height=520, legend=LEGEND_RIGHT)
+    _layout(fig, "Bond ownership: credit sum held per nation", "", "", height=560)
+    fig.update_layout(margin={"t": 75})  # the nations' names between the title and the panels
+    return fig
 
 
 # ----- a whole run -----
@@ -153,57 +159,162 @@ def change_rounds(changes: pd.DataFrame) -> go.Figure:
     return _layout(fig, "When governments change (investor checks, §9)", "round", "changes")
 
 
-# ----- comparing runs -----
+# ----- comparing runs: core.compare's tables -----
 
 KEY_TITLES = {"seat": "seat", "nation": "nation governed at the start", "bot": "bot"}
+CHANCE = "a fair game, by chance"
 
 
-def win_rates(rates: pd.DataFrame, key: str, title: str, expected: float | None = None) -> go.Figure:
-    """Grouped bars of win rates with their 95% intervals, one colour per run; ``key`` is the category
-    column ("seat", "nation" or "bot", in the order given); ``expected`` draws the rate of a fair game
-    (1 / players)."""
+def setup_label(setup) -> str:
+    """A setup as charts name it: a file's name without its folder (a setup played from a folder other
+    than data/setups is labelled by its path)."""
+    text = str(setup)
+    return PurePath(text).stem if text.endswith(".json") else text
+
+
+def colours(groups) -> dict:
+    """A colour per group (run, line-up, cell), in the order given: pass a comparison's line-ups to keep
+    each line-up's colour across charts that show only some of them."""
+    return {group: run_colour(i) for i, group in enumerate(dict.fromkeys(groups))}
+
+
+def win_rates(rates: pd.DataFrame, key: str, title: str, expected: float | None = None, group: str = "run",
+              n: str = "games", fair: str | None = None, order=None) -> go.Figure:
+    """Grouped bars of win rates with their 95% intervals, one colour per ``group`` value (a run, a
+    line-up, a cell; ``order`` fixes their colours); ``key`` is the category column ("seat", "nation"
+    or "bot", in the order given), ``n`` the column of games. ``expected`` draws the rate of a fair game
+    (1 / players) as a line; ``fair`` names a column of each bar's own fair rate, drawn as a marker."""
     fig = go.Figure()
-    for i, run in enumerate(rates["run"].drop_duplicates()):
-        part = rates[rates["run"] == run]
+    palette = colours(order if order is not None else rates[group])
+    for i, name in enumerate(g for g in palette if g in set(rates[group])):
+        part = rates[rates[group] == name]
         labels = [player_label(s) if key == "seat" else str(s) for s in part[key]]
-        fig.add_trace(go.Bar(x=labels, y=part["rate"], name=str(run), marker_color=run_colour(i),
+        fig.add_trace(go.Bar(x=labels, y=part["rate"], name=str(name), marker_color=palette[name], offsetgroup=str(name),
                              error_y={"type": "data", "array": part["high"] - part["rate"],
                                       "arrayminus": part["rate"] - part["low"]},
-                             customdata=part[["wins", "games"]],
-                             hovertemplate=f"{run}: %{{y:.0%}} (%{{customdata[0]}} of %{{customdata[1]}})"
+                             customdata=part[["wins", n]],
+                             hovertemplate=f"{name}: %{{y:.0%}} (%{{customdata[0]}} of %{{customdata[1]}} games)"
                                            f"<extra></extra>"))
+        if fair is not None:
+            fig.add_trace(go.Scatter(x=labels, y=part[fair], mode="markers", name="fair share", offsetgroup=str(name),
+                                     marker={"symbol": "diamond-open", "size": 11, "color": "#333",
+                                             "line": {"width": 2}},
+                                     legendgroup="fair", showlegend=i == 0,
+                                     hovertemplate="fair share %{y:.0%}<extra></extra>"))
     if expected is not None:
         # The label sits on the bars of the last seat: a white ground keeps it readable.
         fig.add_hline(y=expected, line_dash="dot", line_color="#555", annotation_text=f"fair share {expected:.0%}",
                       annotation_bgcolor="rgba(255,255,255,0.85)")
-    fig.update_layout(barmode="group", hovermode="closest")
+    fig.update_layout(barmode="group", scattermode="group", hovermode="closest")
     if key == "nation":  # the rulebook's order, as everywhere else (the query sorts them by name)
         fig.update_xaxes(categoryorder="array", categoryarray=nation_order())
     fig.update_yaxes(tickformat=".0%", rangemode="tozero")
     return _layout(fig, title, KEY_TITLES[key], "win rate (95% CI)")
 
 
-def distributions(frequencies: pd.DataFrame, title: str, x_title: str) -> go.Figure:
-    """Share of games (or seats) per value for each run, one line per run; wide value ranges are
-    binned into at most MAX_BINS bins so small samples stay readable."""
-    frame = frequencies.copy()
+def _seat_panels(seats: pd.DataFrame, column: str, low: str, high: str, title: str, y_title: str, lineups=None,
+                 rate: bool = True) -> go.Figure:
+    """A panel per setup, seats along x, a bar per line-up (colour) with its interval."""
+    setups = list(dict.fromkeys(seats["setup"]))
+    palette = colours(lineups if lineups is not None else sorted(seats["lineup"].unique()))
+    fig = make_subplots(rows=1, cols=max(1, len(setups)), shared_yaxes=True, horizontal_spacing=0.03,
+                        subplot_titles=[setup_label(s) for s in setups])
+    shown = set()
+    for col, setup in enumerate(setups, start=1):
+        mine = seats[seats["setup"] == setup]
+        for lineup in [name for name in palette if name in set(mine["lineup"])]:
+            part = mine[mine["lineup"] == lineup].sort_values("seat")
+            value = "%{y:.0%}" if rate else "%{y:+.1f} points"
+            fig.add_trace(go.Bar(x=[player_label(s) for s in part["seat"]], y=part[column], name=str(lineup),
+                                 marker_color=palette[lineup], legendgroup=str(lineup), showlegend=lineup not in shown,
+                                 error_y={"type": "data", "array": part[high] - part[column],
+                                          "arrayminus": part[column] - part[low]},
+                                 customdata=part[["n"]],
+                                 hovertemplate=f"{setup_label(setup)}, {lineup}: {value} (n = %{{customdata[0]}} "
+                                               f"games)<extra></extra>"),
+                          row=1, col=col)
+            shown.add(lineup)
+        if rate and len(mine):
+            players = int(mine["seat"].max()) + 1
+            label = {"annotation_text": f"fair share {1 / players:.0%}", "annotation_bgcolor": "rgba(255,255,255,0.85)"}
+            fig.add_hline(y=1 / players, line_dash="dot", line_color="#555", row=1, col=col,
+                          **(label if col == len(setups) else {}))
+    if not rate:
+        fig.add_hline(y=0, line_color="#555", line_width=1)
+    fig.update_layout(barmode="group", hovermode="closest")
+    fig.update_yaxes(tickformat=".0%" if rate else "+.0f", rangemode="tozero" if rate else "normal")
+    fig.update_yaxes(title_text=y_title, col=1)
+    fig.update_xaxes(title_text="seat")
+    _layout(fig, title, "seat", y_title)
+    fig.update_layout(margin={"t": 75})  # the setups' names between the title and the panels
+    return fig
+
+
+def cell_win_rates(seats: pd.DataFrame, lineups=None) -> go.Figure:
+    """core.compare's ``seats``: each seat's win rate with its 95% Wilson interval, a panel per setup and
+    a colour per line-up (``lineups`` fixes their colours)."""
+    return _seat_panels(seats, "rate", "low", "high", "Win rate by seat, per setup and line-up",
+                        "win rate (95% CI)", lineups)
+
+
+def seat_scores(seats: pd.DataFrame, lineups=None) -> go.Figure:
+    """core.compare's ``seats``: each seat's mean score minus its game's mean (its score advantage) with
+    the 95% t interval, a panel per setup and a colour per line-up."""
+    return _seat_panels(seats, "score", "score_low", "score_high", "Score advantage by seat (score − the game's mean)",
+                        "points (95% CI)", lineups, rate=False)
+
+
+def seat_gaps(cells: pd.DataFrame, lineups=None) -> go.Figure:
+    """core.compare's ``cells``: the gap between the best and the worst seat's win rate with its
+    bootstrap 95% interval, a bar per line-up in each setup, and beside it (a marker) the gap a fair
+    game shows by chance with as many games."""
+    palette = colours(lineups if lineups is not None else sorted(cells["lineup"].unique()))
+    fig = go.Figure()
+    for i, lineup in enumerate(name for name in palette if name in set(cells["lineup"])):
+        part = cells[cells["lineup"] == lineup]
+        x = [setup_label(s) for s in part["setup"]]
+        fig.add_trace(go.Bar(x=x, y=part["gap"], name=str(lineup), marker_color=palette[lineup], offsetgroup=str(lineup),
+                             error_y={"type": "data", "array": part["gap_high"] - part["gap"],
+                                      "arrayminus": part["gap"] - part["gap_low"]},
+                             customdata=part[["n", "gap_low", "gap_high"]],
+                             hovertemplate=f"{lineup}: gap %{{y:.0%}} (95% CI %{{customdata[1]:.0%}}–"
+                                           f"%{{customdata[2]:.0%}}), n = %{{customdata[0]}} games<extra></extra>"))
+        fig.add_trace(go.Scatter(x=x, y=part["fair_gap"], mode="markers", name=CHANCE, offsetgroup=str(lineup),
+                                 marker={"symbol": "diamond", "size": 10, "color": "#333"}, legendgroup="chance",
+                                 showlegend=i == 0, hovertemplate="a fair game: %{y:.0%} by chance<extra></extra>"))
+    fig.update_layout(barmode="group", scattermode="group", hovermode="closest")
+    fig.update_yaxes(tickformat=".0%", rangemode="tozero")
+    return _layout(fig, "Gap between the best and the worst seat's win rate", "setup", "gap (95% bootstrap CI)")
+
+
+def cell_distributions(games: pd.DataFrame, metric: str, title: str, x_title: str, lineups=None) -> go.Figure:
+    """core.compare's ``games``: the share of games per value of ``metric`` (rounds, lead_changes,
+    margin) in each cell, a line per cell: the colour is the line-up's, the dash the setup's. Wide value
+    ranges are binned into at most MAX_BINS bins so small samples stay readable."""
+    frame = games[["setup", "lineup", metric]].rename(columns={metric: "value"}).dropna()
     width = _bin_width(frame["value"])
     frame["value"] = frame["value"] // width * width
-    frame = frame.groupby(["run", "value"], as_index=False, sort=True)["n"].sum()
+    palette = colours(lineups if lineups is not None else sorted(frame["lineup"].unique()))
+    setups = list(dict.fromkeys(sorted(frame["setup"].unique())))
     fig = go.Figure()
-    for i, run in enumerate(frame["run"].drop_duplicates()):
-        part = frame[frame["run"] == run]
-        share = part["n"] / part["n"].sum()
-        fig.add_trace(go.Scatter(x=part["value"], y=share, name=str(run), mode="lines+markers",
-                                 line={"color": run_colour(i), "width": 2}, marker={"size": 5},
-                                 hovertemplate=f"{run}: %{{y:.1%}}<extra></extra>"))
+    for (setup, lineup), part in frame.groupby(["setup", "lineup"], sort=True, observed=True):
+        counts = part["value"].value_counts().sort_index()
+        name = f"{setup_label(setup)} · {lineup}"
+        fig.add_trace(go.Scatter(x=counts.index, y=counts / counts.sum(), name=name, mode="lines+markers",
+                                 line={"color": palette.get(lineup, "#666"), "width": 2,
+                                       "dash": DASHES[setups.index(setup) % len(DASHES)]},
+                                 marker={"size": 5}, customdata=[len(part)] * len(counts),
+                                 hovertemplate=f"{name}: %{{y:.1%}} of %{{customdata}} games<extra></extra>"))
     fig.update_yaxes(tickformat=".0%", rangemode="tozero")
+    fig.update_layout(hovermode="closest")
     suffix = f" (bins of {width})" if width > 1 else ""
-    return _layout(fig, title, x_title + suffix, "share")
+    return _layout(fig, title, x_title + suffix, "share of games")
+
+
+DASHES = ("solid", "dash", "dot", "dashdot", "longdash")
 
 
 def _bin_width(values: pd.Series) -> int:
     if values.empty:
         return 1
     return max(1, math.ceil((values.max() - values.min() + 1) / MAX_BINS))
-

@@ -3,8 +3,8 @@ the sidebar's run picker. Pages read the picked run with ``selected_run()``.
 
 Environment variables (so tests and other machines can point the app elsewhere):
 ``IMPERIAL_LAB_CATALOG`` the catalogue file (default data/lab.duckdb), ``IMPERIAL_LAB_SETUPS`` the
-folder of custom setups (default data/setups), ``IMPERIAL_LAB_DEFAULT_GAMES`` the games per setup of
-the first-start dataset (default dashboard.simulations.DEFAULT_GAMES, read there).
+folder of custom setups (default data/setups), ``IMPERIAL_LAB_DEFAULT_GAMES`` the games per setup and
+line-up of the first-start dataset (default dashboard.simulations.DEFAULT_GAMES, read there).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from core.catalog import default_catalog
 from core.errors import ImperialError
 from core.setups import SETUPS_DIR
 from dashboard import cache, simulations
-from dashboard.ladder import lineup_text
+from core.bots import lineup_text
 
 SETUPS_ENV = "IMPERIAL_LAB_SETUPS"
 RUN_KEY = "run"

@@ -9,30 +9,10 @@ from __future__ import annotations
 
 import pandas as pd
 
+
 BOT_COLUMNS = ["run", "bot", "games", "seats", "wins", "rate", "low", "high", "fair", "mean_score", "mu", "sigma",
                "ordinal"]
 SEAT_COLUMNS = ["run", "seat", "games", "wins", "rate", "low", "high"]
-
-
-def entrants(bots: str | None) -> list[str]:
-    """The distinct specs of a comma list of per-seat specs, in seat order ([] for imported games)."""
-    return list(dict.fromkeys(bots.split(","))) if isinstance(bots, str) and bots else []
-
-
-def lineup_text(bots: str | None, rotate: bool = False) -> str:
-    """How a run's bots are shown: "heuristic ×4" for one bot in every seat, "league of heuristic,
-    random ×2" for a rotated line-up (its seats change every game, so only the entrants say what
-    played), the per-seat list otherwise, and "mixed" for imported games, which do not say."""
-    if not isinstance(bots, str) or not bots:  # pandas reads a NULL as None or NaN
-        return "mixed"
-    seats = bots.split(",")
-    names = entrants(bots)
-    if len(names) == 1:
-        return f"{names[0]} ×{len(seats)}"
-    if not rotate:
-        return bots
-    counted = [name if seats.count(name) == 1 else f"{name} ×{seats.count(name)}" for name in names]
-    return "league of " + ", ".join(counted)
 
 
 def bot_table(standings: dict) -> pd.DataFrame:

@@ -9,7 +9,6 @@ Statistics over runs count finished games only (docs/data-dictionary.md: ``games
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import duckdb
 import pandas as pd
@@ -17,17 +16,12 @@ import pandas as pd
 from core import runstore
 from core.catalog import CatalogError, connect
 from core.imperial2030.board import NATIONS
-from core.runstore import RunError
-from dashboard.ladder import lineup_text
+from core.bots import lineup_text
 
 FINISHED = "SELECT run, game_id FROM games WHERE status = 'finished'"
-# The per-game figures that compare runs, each an SQL expression over one ``games`` row (or, for the
-# final score, one seat of it). DuckDB lists are 1-based: [1] is the highest score after the sort.
-GAME_METRICS = {
-    "final_score": "unnest(scores)",
-    "margin": "list_reverse_sort(scores)[1] - list_reverse_sort(scores)[2]",
-    "rounds": "rounds",
-}
+# The per-game figures of a whole run that the Power & control page counts, each an SQL expression over
+# one ``games`` row. Comparisons of runs take their per-game rows from core.compare.GAMES_SQL.
+GAME_METRICS = {"rounds": "rounds"}
 METRICS = (*GAME_METRICS, "lead_changes")
 
 
@@ -58,16 +52,8 @@ def runs(catalog) -> pd.DataFrame:
     run.json that is missing or unreadable counts as not rotated (the sidebar must not fail on it)."""
     table = fetch(catalog, "SELECT name, setup, players, bots, games, status, created, chunks, path FROM runs "
                            "ORDER BY created DESC, name")
-    table["rotate"] = [_rotated(path) for path in table["path"]]
+    table["rotate"] = [runstore.is_rotated(path) for path in table["path"]]
     return table
-
-
-def _rotated(path: str) -> bool:
-    try:
-        params = runstore.read_run(Path(path))
-    except (RunError, OSError):
-        return False
-    return bool(params and params.get("rotate"))
 
 
 def fingerprint(catalog, runs) -> tuple:
@@ -80,7 +66,7 @@ def fingerprint(catalog, runs) -> tuple:
 
 
 def overview(catalog, runs) -> pd.DataFrame:
-    """One row per run: setup, players, bots (``ladder.lineup_text``: a league's entrants, since its
+    """One row per run: setup, players, bots (``core.bots.lineup_text``: a league's entrants, since its
     games seat them in turn), games and how many of them finished."""
     where, params = _runs_filter(runs)
     table = fetch(catalog, f"""
@@ -89,7 +75,7 @@ def overview(catalog, runs) -> pd.DataFrame:
         FROM games WHERE {where} GROUP BY run ORDER BY run""", params)
     where, params = _runs_filter(runs, "name")
     listed = fetch(catalog, f"SELECT name, bots, path FROM runs WHERE {where}", params)
-    bots = {row.name: lineup_text(row.bots, _rotated(row.path)) for row in listed.itertuples()}
+    bots = {row.name: lineup_text(row.bots, runstore.is_rotated(row.path)) for row in listed.itertuples()}
     table.insert(3, "bots", table["run"].map(bots))
     return table
 
@@ -175,10 +161,7 @@ def government_change_rounds(catalog, run: str) -> pd.DataFrame:
 
 
 def frequencies(catalog, runs, metric: str) -> pd.DataFrame:
-    """The distribution of one per-game figure of METRICS over finished games: run, value, n.
-
-    ``final_score`` counts every seat of every game; the others count games.
-    """
+    """The distribution of one per-game figure of METRICS over finished games: run, value, n (games)."""
     if metric == "lead_changes":
         return _lead_change_frequencies(catalog, runs)
     if metric not in GAME_METRICS:
@@ -219,16 +202,6 @@ def _lead_change_frequencies(catalog, runs) -> pd.DataFrame:
 
 
 # ----- win rates -----
-
-def seat_wins(catalog, runs) -> pd.DataFrame:
-    """Per run and seat: finished games and wins (a shared win counts for every sharer, §10)."""
-    where, params = _runs_filter(runs)
-    return fetch(catalog, f"""
-        SELECT run, seat, count(*) AS games, count(*) FILTER (WHERE list_contains(winners, seat)) AS wins
-        FROM (SELECT run, winners, unnest(range(players))::TINYINT AS seat FROM games
-              WHERE status = 'finished' AND {where})
-        GROUP BY run, seat ORDER BY run, seat""", params)
-
 
 def government_wins(catalog, runs) -> pd.DataFrame:
     """Per run and nation: finished games in which a seat governed the nation at the end of the setup

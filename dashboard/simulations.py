@@ -3,8 +3,14 @@ comparison and the leagues of the League page. No Streamlit here: progress goes 
 before the server starts, to a progress bar in the terminal).
 
 They are ordinary runs (core.simulate) in the folder ``runs/`` next to the catalogue, registered in
-it and named after what they hold (``SETUP-BOT-GAMES-sSEED``). Asking for the same games again finds
-the finished run and returns at once, because simulate resumes a run instead of playing it again.
+it and named after what they hold (``SETUP-BOT-GAMES-sSEED``; a rotating line-up of one ``BOT`` seat
+among ``REST`` bots: ``SETUP-BOT+REST-rot-GAMES-sSEED``, a spec's colons written as underscores). Asking
+for the same games again finds the finished run and returns at once, because simulate resumes a run
+instead of playing it again.
+
+A comparison is a grid of setups × line-ups (``simulate_grid``, core.compare): a line-up is one bot in
+every seat (the heuristic bots, or random bots as the control), or one seat of a search bot turned by
+one seat per game among heuristic bots, so that every seat has it equally often.
 """
 
 from __future__ import annotations
@@ -13,19 +19,20 @@ import math
 import os
 import sys
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 from tqdm import tqdm
 
 from core import league, runstore
-from core.bots import BOTS
+from core.bots import BOTS, canonical_spec
 from core.catalog import default_catalog
 from core.setups import PRESETS, SETUPS_DIR, load_setup
 from core.simulate import simulate
 from dashboard import queries
 
-DEFAULT_SETUPS = ("standard", "even_spread")
-DEFAULT_GAMES = 150  # per setup: a first start plays 300 games, about ten seconds on one core
+DEFAULT_SETUPS = ("standard", "three_nations_each")
+DEFAULT_GAMES = 150  # per setup and line-up: a first start plays 600 games (heuristic and random bots)
 DEFAULT_GAMES_ENV = "IMPERIAL_LAB_DEFAULT_GAMES"
 DEFAULT_SEED = 1
 # Progress moves once per chunk (core.simulate reports finished chunks): a few games, a fraction of a
@@ -35,10 +42,15 @@ MAX_CHUNKS = 50
 # Shorter runs play in this process: a local Dask cluster takes seconds to start on a busy machine,
 # more than its second core saves on a few hundred games, and the progress would not move meanwhile.
 DASK_MIN_GAMES = 500
+SEARCH_DASK_MIN_GAMES = 4  # a search bot's game takes tens of seconds: a cluster's start is soon repaid
 # Sessions share the server process, and Streamlit starts a rerun (Enter in the form, then its button)
 # while the previous run of the script still plays: two plays of one run would write its folder at
 # once. They take turns; the second finds the run finished (or resumes it) and returns.
 _PLAYING = threading.Lock()
+SEARCH_BOTS = ("mcts",)  # bots that search: their cells get fewer games (search_games), in short chunks
+SEARCH_BUDGET = "mcts:playouts=50"  # the search seat's default spec
+SEARCH_GAMES = 60  # per cell with a search bot: its intervals are wider than the other cells'
+CONTROL_BOT = "random"  # the control line-up: random bots in every seat
 
 
 def default_bot() -> str:
@@ -55,8 +67,59 @@ def runs_folder(catalog) -> Path:
     return Path(catalog).resolve().parent / "runs"
 
 
-def run_name(setup: str, bot: str, games: int, seed: int) -> str:
-    return f"{Path(setup).stem}-{bot}-{games}-s{seed}"
+@dataclass(frozen=True)
+class Lineup:
+    """A line-up of a comparison's grid: ``bot`` (a spec) in every seat, or, with ``rest``, one seat of
+    ``bot`` among ``rest`` bots, turned by one seat per game (core.simulate ``rotate``), so that over
+    the games every seat has it equally often."""
+
+    bot: str
+    rest: str | None = None
+
+    def bots(self, players: int) -> list[str]:
+        return [self.bot] * players if self.rest is None else [self.bot] + [self.rest] * (players - 1)
+
+    @property
+    def rotate(self) -> bool:
+        return self.rest is not None
+
+    @property
+    def search(self) -> bool:
+        """Whether a seat searches (SEARCH_BOTS): such cells play search_games games, in short chunks."""
+        return any(spec.split(":")[0] in SEARCH_BOTS for spec in (self.bot, self.rest) if spec)
+
+    @property
+    def slug(self) -> str:
+        """The line-up in a run's name: ``heuristic``, ``mcts_playouts=50+heuristic-rot``."""
+        text = self.bot if self.rest is None else f"{self.bot}+{self.rest}-rot"
+        return text.replace(":", "_")
+
+    def canonical(self) -> "Lineup":
+        """The same line-up with canonical specs (SetupError for a bad one), so two spellings share a run."""
+        return Lineup(canonical_spec(self.bot, "line-up"), None if self.rest is None else canonical_spec(self.rest,
+                                                                                                       "line-up"))
+
+
+def every_seat(bot: str) -> Lineup:
+    return Lineup(bot)
+
+
+def one_seat(bot: str = SEARCH_BUDGET, rest: str | None = None) -> Lineup:
+    """One seat of ``bot`` (rotating) among bots of ``rest`` (default: the default bot)."""
+    return Lineup(bot, rest or default_bot())
+
+
+def run_name(setup: str, lineup, games: int, seed: int) -> str:
+    """``SETUP-LINEUP-GAMES-sSEED``; ``lineup`` is a Lineup or a bot spec (that bot in every seat)."""
+    slug = lineup.slug if isinstance(lineup, Lineup) else every_seat(lineup).slug
+    return f"{Path(setup).stem}-{slug}-{games}-s{seed}"
+
+
+def default_lineups() -> list[Lineup]:
+    """The line-ups of the first-start dataset: the default bot in every seat, and random bots as the
+    control (what a seat is worth when nobody plays well)."""
+    bots = list(dict.fromkeys([default_bot(), CONTROL_BOT]))
+    return [every_seat(bot) for bot in bots]
 
 
 def prepare_default_dataset(catalog=None, progress: bool = True) -> list[str]:
@@ -67,8 +130,9 @@ def prepare_default_dataset(catalog=None, progress: bool = True) -> list[str]:
     if not needs_default_dataset(queries.runs(catalog)):
         return []
     print(first_start_note(catalog), file=sys.stderr, flush=True)
-    with tqdm(total=default_games() * len(DEFAULT_SETUPS), unit="game", desc="Default dataset", file=sys.stderr,
-              disable=not progress, dynamic_ncols=True) as bar:
+    total = default_games() * len(DEFAULT_SETUPS) * len(default_lineups())
+    with tqdm(total=total, unit="game", desc="Default dataset", file=sys.stderr, disable=not progress,
+              dynamic_ncols=True) as bar:
         return play_default_dataset(catalog, on_progress=lambda done, _: bar.update(done - bar.n))
 
 
@@ -85,18 +149,21 @@ def needs_default_dataset(runs) -> bool:
 
 
 def default_run_names() -> list[str]:
-    return [run_name(setup, default_bot(), default_games(), DEFAULT_SEED) for setup in DEFAULT_SETUPS]
+    """The runs of the first-start dataset, in the order they are played: each line-up under each setup."""
+    return [run_name(setup, lineup, default_games(), DEFAULT_SEED) for lineup in default_lineups()
+            for setup in DEFAULT_SETUPS]
 
 
 def first_start_note(catalog) -> str:
-    return (f"First start: playing the default dataset into {catalog}: {default_games()} games of "
-            f"{default_bot()} bots under each of the setups {', '.join(DEFAULT_SETUPS)}. Later starts skip this.")
+    bots = " and ".join(f"{lineup.bot} bots" for lineup in default_lineups())
+    return (f"First start: playing the default dataset into {catalog}: {default_games()} games of {bots} in every "
+            f"seat under each of the setups {', '.join(DEFAULT_SETUPS)}. Later starts skip this.")
 
 
 def play_default_dataset(catalog, on_progress=None) -> list[str]:
-    """The default dataset (DEFAULT_SETUPS, the default bot in every seat), from the shipped setups:
-    DEFAULT_SETUPS names shipped files, whatever IMPERIAL_LAB_SETUPS says."""
-    return simulate_setups(catalog, DEFAULT_SETUPS, default_games(), default_bot(), on_progress=on_progress)
+    """The default dataset (DEFAULT_SETUPS × default_lineups), from the shipped setups: DEFAULT_SETUPS
+    names shipped files, whatever IMPERIAL_LAB_SETUPS says."""
+    return simulate_grid(catalog, DEFAULT_SETUPS, default_lineups(), default_games(), on_progress=on_progress)
 
 
 def simulate_setups(catalog, setups, games: int, bot: str, seed: int = DEFAULT_SEED, setups_dir=SETUPS_DIR,
@@ -104,21 +171,31 @@ def simulate_setups(catalog, setups, games: int, bot: str, seed: int = DEFAULT_S
     """Play ``games`` games of ``bot`` in every seat for each setup (a preset or the name of a file of
     ``setups_dir``), into the catalogue; returns the run names. ``on_progress(done, total)`` counts
     the games of all setups together."""
+    return simulate_grid(catalog, setups, [every_seat(bot)], games, games, seed, setups_dir, on_progress)
+
+
+def simulate_grid(catalog, setups, lineups, games: int, search_games: int = SEARCH_GAMES, seed: int = DEFAULT_SEED,
+                  setups_dir=SETUPS_DIR, on_progress=None) -> list[str]:
+    """Play every cell of the grid ``setups`` × ``lineups`` (Lineup, or a bot spec for that bot in every
+    seat): ``games`` games per cell, ``search_games`` for a line-up with a search bot. Returns the run
+    names, line-up by line-up. ``on_progress(done, total)`` counts the games of all cells together.
+    Every spec and setup is checked before the first game (SetupError)."""
+    lineups = [(lineup if isinstance(lineup, Lineup) else every_seat(lineup)).canonical() for lineup in lineups]
+    setups_dir = Path(setups_dir)
+    sources = {setup: _setup_source(setup, setups_dir) for setup in setups}
+    players = {setup: load_setup(source)["players"] for setup, source in sources.items()}
+    cells = [(setup, lineup, search_games if lineup.search else games) for lineup in lineups for setup in setups]
+    total, done, names = sum(n for _, _, n in cells), 0, []
     with _PLAYING:
-        return _play_setups(catalog, setups, games, bot, seed, Path(setups_dir), on_progress)
-
-
-def _play_setups(catalog, setups, games: int, bot: str, seed: int, setups_dir: Path, on_progress) -> list[str]:
-    total, names = games * len(setups), []
-    for i, setup in enumerate(setups):
-        source = _setup_source(setup, setups_dir)
-        players = load_setup(source)["players"]
-        report = None if on_progress is None else (lambda done, _, before=i * games: on_progress(before + done, total))
-        name = run_name(setup, bot, games, seed)
-        folder = runs_folder(catalog) / name
-        simulate(folder, games, None, source, [bot] * players, seed, workers=_workers(games),
-                 chunk_size=_chunk_size(folder, games), catalog=catalog, progress=False, on_progress=report)
-        names.append(name)
+        for setup, lineup, n in cells:
+            report = None if on_progress is None else (lambda k, _, before=done: on_progress(before + k, total))
+            name = run_name(setup, lineup, n, seed)
+            folder = runs_folder(catalog) / name
+            simulate(folder, n, None, sources[setup], lineup.bots(players[setup]), seed,
+                     workers=_workers(n, lineup.search), chunk_size=_chunk_size(folder, n, lineup.search),
+                     catalog=catalog, progress=False, on_progress=report, rotate=lineup.rotate)
+            done += n
+            names.append(name)
     return names
 
 
@@ -140,13 +217,16 @@ def _setup_source(setup: str, folder: Path) -> str:
     return str(folder / f"{setup}.json")
 
 
-def _chunk_size(folder: Path, games: int) -> int:
-    """A folder played before keeps its chunk size (simulate refuses to resume a run with another one)."""
+def _chunk_size(folder: Path, games: int, search: bool = False) -> int:
+    """A folder played before keeps its chunk size (simulate refuses to resume a run with another one).
+    A search bot's game takes tens of seconds: its runs report every game (up to MAX_CHUNKS chunks)."""
     saved = runstore.read_run(folder)
     if saved is not None and "chunk_size" in saved:
         return saved["chunk_size"]
-    return max(PROGRESS_CHUNK, math.ceil(games / MAX_CHUNKS))
+    return max(1 if search else PROGRESS_CHUNK, math.ceil(games / MAX_CHUNKS))
 
 
-def _workers(games: int) -> int:
-    return 1 if games < DASK_MIN_GAMES else os.cpu_count() or 1
+def _workers(games: int, search: bool = False) -> int:
+    """Every core for long runs, and for a search bot's, whose games outlast a Dask start many times."""
+    wanted = SEARCH_DASK_MIN_GAMES if search else DASK_MIN_GAMES
+    return 1 if games < wanted else os.cpu_count() or 1

@@ -25,7 +25,7 @@ class Lab:
 def build_lab(root: Path, games: int = 12) -> Lab:
     catalog = root / "lab.duckdb"
     runs = []
-    for name, setup in (("small_standard", "standard"), ("small_even", "even_spread")):
+    for name, setup in (("small_standard", "standard"), ("small_even", "three_nations_each")):
         simulate(root / "runs" / name, games=games, players=4, setup=setup, bots=["random"] * 4, seed=1,
                  workers=1, chunk_size=6, catalog=catalog, progress=False)
         runs.append(name)

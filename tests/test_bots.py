@@ -78,34 +78,26 @@ def test_seat_lists():
         seat_bots("random,random", 4)
 
 
-class Undeclared(RandomBot):
-    """A bot without PARAMS that checks its own parameters, like core/mcts.py's MCTSBot."""
-
-    PARAMS = None
-
-    def __init__(self, seed=None, playouts=200):
-        super().__init__(seed)
-        self.playouts = playouts
-
-    @classmethod
-    def from_params(cls, params, seed=None):
-        if set(params) - {"playouts"}:
-            raise ValueError(f"undeclared: unknown parameters {sorted(set(params) - {'playouts'})}")
-        if not (type(params.get("playouts", 1)) is int and params.get("playouts", 1) >= 1):
-            raise ValueError(f"undeclared: playouts must be a whole number >= 1, got {params['playouts']!r}")
-        return cls(seed, **params)
-
-
-def test_a_bot_without_params_table_checks_its_own(monkeypatch):
-    monkeypatch.setitem(bots_module.BOTS, "undeclared", Undeclared)
-    assert make_bot("undeclared:playouts=20", 1).playouts == 20
-    assert canonical_spec("undeclared:playouts=020") == "undeclared:playouts=20"
-    for spec, words in (("undeclared:playouts=0", "'undeclared:playouts=0': undeclared: playouts must be"),
-                        ("undeclared:c=1", "unknown parameters ['c']"),
-                        ("undeclared:playouts=1e999", "expected a finite number")):
+def test_mcts_specs_have_one_text_per_bot():
+    """A league's entrants are canonical specs: a default written out is the same bot."""
+    assert canonical_spec("mcts:playouts=64") == "mcts" == canonical_spec("mcts:depth=none:c=0.40")
+    assert canonical_spec("mcts:playouts=0128:depth=20") == "mcts:depth=20:playouts=128"
+    # with a time budget there is no playout cap unless one is written: the cap is kept
+    assert canonical_spec("mcts:seconds=0.5") == "mcts:seconds=0.5"
+    assert canonical_spec("mcts:seconds=0.5:playouts=64") == "mcts:playouts=64:seconds=0.5"
+    assert canonical_spec("mcts:seconds=none:playouts=64") == "mcts"
+    bot = make_bot("mcts:playouts=12:c=0.7:depth=none:prior=0", 3)
+    assert (bot.playouts, bot.c, bot.depth, bot.seconds, bot.seed, bot.prior) == (12, 0.7, None, None, 3, 0.0)
+    assert make_bot("mcts:seconds=0.5").playouts is None and make_bot("mcts").playouts == 64
+    for spec, words in (("mcts:playouts=0", "parameter 'playouts': must be 1..10000000"),
+                        ("mcts:width=3", "unknown parameter 'width' of bot mcts"),
+                        ("mcts:playouts=x", "expected a whole number"),
+                        ("mcts:playouts=none", "expected a whole number"),
+                        ("mcts:seconds=1e999", "expected a finite number"),
+                        ("mcts:depth=-2", "must be 0..10000000")):
         with pytest.raises(SetupError) as refused:
             canonical_spec(spec)
-        assert words in str(refused.value)
+        assert words in str(refused.value), (spec, str(refused.value))
 
 
 def test_mcts_is_registered_lazily_and_its_absence_costs_only_that_bot(monkeypatch):

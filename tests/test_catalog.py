@@ -30,11 +30,11 @@ def read_run(folder: Path, table: str) -> pd.DataFrame:
 
 @pytest.fixture(scope="module")
 def two_runs(tmp_path_factory) -> dict:
-    """Two runs in one catalogue: standard and even_spread, 8 random four-player games each."""
+    """Two runs in one catalogue: standard and three_nations_each, 8 random four-player games each."""
     root = tmp_path_factory.mktemp("catalog")
     catalog = root / "lab.duckdb"
     runs = {}
-    for name, setup, seed in (("alpha", "standard", 1), ("beta", "even_spread", 2)):
+    for name, setup, seed in (("alpha", "standard", 1), ("beta", "three_nations_each", 2)):
         runs[name] = root / "runs" / name
         simulate(runs[name], 8, None, setup, ["random"] * 4, seed, workers=1, chunk_size=4, catalog=catalog,
                  progress=False)
@@ -52,7 +52,7 @@ def test_the_runs_table_describes_each_run(two_runs):
     assert sorted(runs.index) == ["alpha", "beta"]
     beta = runs.loc["beta"]
     assert (beta.games, beta.players, beta.setup, beta.bots, beta.seed, beta.status, beta.chunks) == \
-           (8, 4, "even_spread", "random,random,random,random", 2, "complete", 2)
+           (8, 4, "three_nations_each", "random,random,random,random", 2, "complete", 2)
     assert beta.path == str(two_runs["runs"]["beta"])
 
 
@@ -141,7 +141,7 @@ def test_bad_sql_is_a_catalog_error(two_runs, capsys):
 def test_cli_runs_and_query(two_runs, capsys):
     assert main(["runs", "--catalog", str(two_runs["catalog"])]) == 0
     out = capsys.readouterr().out
-    assert "alpha" in out and "even_spread" in out
+    assert "alpha" in out and "three_nations_each" in out
     assert main(["query", WIN_RATE_BY_SEAT, "--csv", "--catalog", str(two_runs["catalog"])]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "seat,games,win_rate" and len(lines) == 5

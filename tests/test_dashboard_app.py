@@ -2,6 +2,9 @@
 Compare and Setup editor pages against the small lab (the League page: tests/test_dashboard_league.py),
 the first start on an empty catalogue, and the ``imperial dashboard`` command.
 
+The Compare page shows what ``imperial compare --json`` gives for the same runs (core.compare): its
+findings, a reversed finding flagged, the bots of cells with several, and a grid played from its form.
+
 AppTest drives ``dashboard.app.run`` from a script of its own (STYLE (e)1): started from
 dashboard/app.py itself, AppTest would take the folder pages/ beside it for an old-style multipage
 app and rerun a page without the router.
@@ -15,17 +18,23 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core import cli
+from core import cli, compare
+from core import stats as core_stats
 from core.catalog import list_runs
 from core.setups import SETUPS_DIR
-from dashboard import simulations
+from dashboard import cache, simulations
 from dashboard.app import PAGES_DIR
 from dashboard.frame import code_span
-from tests.lab_fixtures import APP_SECONDS, spy_progress
+from tests.lab_fixtures import APP_SECONDS, league_lab, spy_progress  # noqa: F401 (a fixture)
+
+COMPARE_CHARTS = 1 + 1 + 1 + 3 + 1  # seats, gap, starting governments, three per-game figures, seat scores
+COMPARE_SECTIONS = ["Summary", "The grid: who wins, per setup and line-up", "Per game: length, lead changes, margin, "
+                    "scores", "The setups' structure", "Every test"]
 
 
 def _app():
@@ -45,10 +54,10 @@ def start(page: str | None = None) -> AppTest:
 
 @pytest.fixture
 def setups(tmp_path, monkeypatch):
-    """A setups folder of the test's own, holding a copy of even_spread."""
+    """A setups folder of the test's own, holding a copy of three_nations_each."""
     folder = tmp_path / "setups"
     folder.mkdir()
-    shutil.copy(SETUPS_DIR / "even_spread.json", folder)
+    shutil.copy(SETUPS_DIR / "three_nations_each.json", folder)
     monkeypatch.setenv("IMPERIAL_LAB_SETUPS", str(folder))
     return folder
 
@@ -83,26 +92,155 @@ def test_power_page_follows_the_game_and_the_run(on_lab):
     assert not at.exception and values(at.subheader) == [f"Game 0 of {other}"]
 
 
-def test_compare_page_compares_the_chosen_runs(on_lab):
+# ----- the Compare page -----
+
+@pytest.fixture
+def fresh_comparisons():
+    """The cached comparisons are dropped before and after: a test that changes how they are computed
+    must not see, or leave, another test's."""
+    cache._comparison.clear()
+    yield
+    cache._comparison.clear()
+
+
+def shown_findings(at) -> list[str]:
+    """The findings' texts as the page shows them, in its numbering (markdown escapes undone)."""
+    found = {}
+    for element in [*at.markdown, *at.warning]:
+        for number, text in re.findall(r"\*\*(\d+)\.\*\* (.*?)  \n", element.value):
+            found[int(number)] = re.sub(r"\\(.)", r"\1", text)
+    return [found[i] for i in sorted(found)]
+
+
+def every_test_table(at) -> pd.DataFrame:
+    return next(frame.value for frame in at.dataframe if "holm_p" in frame.value.columns)
+
+
+def test_compare_page_shows_the_grid_of_the_chosen_runs(on_lab):
     at = start("compare.py")
     chosen = at.multiselect(key="compare_runs")
     assert sorted(chosen.value) == sorted(on_lab.runs)
-    assert list(at.dataframe[0].value["bots"]) == ["random ×4"] * 2  # the bots each finding holds for
-    assert not at.warning  # the same bots: no warning that they differ
-    assert values(at.subheader) == ["Summary", "Who wins", "Scores, margins, lengths and lead changes"]
-    assert "Holm-adjusted" in at.caption[0].value
-    assert len(at.get("plotly_chart")) == 2 + 4  # no chart per bot: each run has one bot
-    chosen.set_value([on_lab.runs[0]]).run()
+    assert sorted(at.dataframe[0].value["lineup"]) == ["random ×4"] * 2  # the bots every finding holds for
+    assert values(at.subheader) == COMPARE_SECTIONS
+    assert len(at.get("plotly_chart")) == COMPARE_CHARTS  # no chart per bot: each cell has one bot
+    expected = compare.to_json(compare.load(on_lab.catalog, on_lab.runs))
+    assert shown_findings(at) == [f["text"] for f in expected["findings"]]  # what imperial compare --json says
+    if not expected["findings"]:
+        assert "more games per cell detect smaller differences" in at.info[0].value
+    table = every_test_table(at)
+    assert len(table) == len(expected["tests"]) and set(table["unit"]) == {"game"}
+    assert list(table["holm_p"]) == pytest.approx([t["holm_p"] for t in expected["tests"]])
+    assert [e.label for e in at.expander if e.label in ("standard", "three_nations_each")] == [
+        "standard", "three_nations_each"]  # each setup's structure, in an expander
+    structure = next(e for e in at.expander if e.label == "three_nations_each")
+    assert any(m.value.startswith("**Weak points:**") for m in structure.markdown)
+    chosen.set_value([on_lab.runs[0]]).run()  # one cell: its seats are still compared
+    assert not at.exception and values(at.subheader) == COMPARE_SECTIONS
+    assert len(every_test_table(at)) == 2
+    at.multiselect(key="compare_runs").set_value([]).run()
     assert not at.exception
-    assert values(at.info) == ["Choose two or more runs to compare, or play a new comparison above."]
+    assert values(at.info) == ["Choose one or more runs to compare (say one per setup and line-up), or play a new "
+                               "comparison above."]
     assert not at.get("plotly_chart")
+
+
+def test_the_summary_shows_the_findings_of_imperial_compare(on_lab, fresh_comparisons, monkeypatch):
+    """With every test counted significant (α above any Holm p) each fact is a finding: the page lists
+    exactly the findings ``imperial compare --json`` gives for these runs, in its order, each with where
+    it holds and that it is conditional on the bots."""
+    monkeypatch.setattr(core_stats, "ALPHA", 1.01)
+    expected = compare.to_json(compare.load(on_lab.catalog, on_lab.runs))["findings"]
+    assert len(expected) >= 4
+    at = start("compare.py")
+    assert not at.exception
+    assert shown_findings(at) == [f["text"] for f in expected]
+    shown = "\n".join(m.value for m in at.markdown)
+    assert shown.count("holds for random ×4 only \\(one line\\-up played\\)") == len(expected)
+    assert shown.count("conditional on the bots that played") == len(expected)
+    assert not at.warning  # one line-up: nothing can reverse
+
+
+def reversing_games(runs: tuple[str, str]) -> pd.DataFrame:
+    """Per-game rows of two runs of one setup: seat A wins 60 of 100 games under the heuristic bots and
+    5 of 100 under the random ones, so the seat bias found under one line-up reverses under the other."""
+    rng = np.random.default_rng(7)
+    rows = []
+    for run, bot, a_wins in ((runs[0], "heuristic", 60), (runs[1], "random", 5)):
+        for game in range(100):
+            winner = 0 if game < a_wins else 1 + game % 3
+            scores = [int(x) for x in rng.integers(20, 40, 4)]
+            scores[winner] = max(scores) + 1 + int(rng.integers(0, 6))
+            top = sorted(scores, reverse=True)
+            rows.append({"run": run, "game_id": game, "setup": "standard", "players": 4, "bots": ",".join([bot] * 4),
+                         "winners": [winner], "scores": scores, "rounds": int(rng.integers(10, 20)),
+                         "margin": top[0] - top[1], "lead_changes": int(rng.integers(0, 5))})
+    return pd.DataFrame(rows)
+
+
+def test_a_finding_that_reverses_between_line_ups_is_flagged(on_lab, monkeypatch):
+    runs = tuple(sorted(on_lab.runs))
+    built = compare.build(reversing_games(runs), {runs[0]: "heuristic ×4", runs[1]: "random ×4"})
+    expected = compare.to_json(built)["findings"]
+    assert any(f["reverses"] for f in expected)
+    monkeypatch.setattr(cache, "compare", lambda catalog, chosen: built)
+    at = start("compare.py")
+    assert not at.exception
+    assert shown_findings(at) == [f["text"] for f in expected]
+    flagged = [w.value for w in at.warning if "Reverses between line-ups" in w.value]
+    assert len(flagged) == sum(f["reverses"] for f in expected)
+    assert flagged[0].startswith("⚠") and "REVERSES under random ×4" in re.sub(r"\\(.)", r"\1", flagged[0])
+
+
+def test_compare_page_shows_each_bot_of_the_cells_of_several(league_lab, setups, monkeypatch):
+    """The league (three bots turned through the seats) and the run whose bots keep their seats are two
+    line-ups of the standard setup: both get win rates per bot, with their fair shares."""
+    monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(league_lab.catalog))
+    at = start("compare.py")
+    at.multiselect(key="compare_runs").set_value(list(league_lab.runs)).run()
+    assert not at.exception
+    league, fixed = (compare.load(league_lab.catalog, [run]).lineups[0] for run in league_lab.runs)
+    assert sorted(at.dataframe[0].value["lineup"]) == sorted([league, fixed])
+    bots = next(frame.value for frame in at.dataframe if "bot" in frame.value.columns)
+    assert sorted(zip(bots["lineup"], bots["bot"])) == sorted(
+        [(league, "heuristic"), (league, "heuristic:temperature=0"), (league, "random"), (fixed, "heuristic"),
+         (fixed, "random")])
+    assert len(at.get("plotly_chart")) == COMPARE_CHARTS + 1  # and the chart per bot
+
+
+def test_the_form_plays_a_search_cell_with_fewer_games(lab, setups, tmp_path, monkeypatch):
+    """The rotating line-up of one search seat among heuristic bots: its cells play the search games,
+    its seats take turns (a league of its bots), and its bots get their own win rates. A spec that is
+    not a bot is one error, before anything is played."""
+    catalog = tmp_path / "lab.duckdb"
+    shutil.copy(lab.catalog, catalog)  # runs played here go to tmp_path/runs
+    monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(catalog))
+    at = start("compare.py")
+    at.multiselect(key="new_setups").set_value(["standard"])
+    at.multiselect(key="new_lineups").set_value(["one mcts seat (rotating) + heuristics"])
+    at.text_input(key="new_budget").input("mcts:playouts=0")
+    at.button[0].click().run()
+    assert not at.exception
+    assert at.error[0].value.startswith("The comparison could not be played.")
+    assert "playouts" in at.error[0].value and not (tmp_path / "runs").exists()
+    at.text_input(key="new_budget").input("mcts:playouts=1")  # a tiny budget: a fast test
+    at.number_input(key="new_games").set_value(3)
+    at.number_input(key="new_search_games").set_value(2)
+    at.button[0].click().run()
+    assert not at.exception
+    name = "standard-mcts_playouts=1+heuristic-rot-2-s1"
+    assert at.multiselect(key="compare_runs").value[-1] == name  # one new run joins the runs compared
+    assert sorted(list_runs(catalog).set_index("name").loc[[name], "games"]) == [2]
+    lineup = "league of mcts:playouts=1, heuristic ×3"
+    bots = next(frame.value for frame in at.dataframe if "bot" in frame.value.columns)
+    assert sorted(zip(bots["lineup"], bots["bot"])) == [(lineup, "heuristic"), (lineup, "mcts:playouts=1")]
+    assert len(at.get("plotly_chart")) == COMPARE_CHARTS + 1
 
 
 def test_setup_editor_checks_and_saves(on_lab, setups):
     at = start("setup_editor.py")
     assert values(at.error) == ["The distribution is not valid:\n\n"
                                 + code_span("No bond is given to anybody, so no nation would have a government")]
-    at.selectbox(key="setup_base").set_value("even_spread").run()
+    at.selectbox(key="setup_base").set_value("three_nations_each").run()
     assert not at.exception and not at.error
     assert values(at.success) == ["The distribution is valid."]
     assert at.button[0].disabled  # no name yet
@@ -126,30 +264,36 @@ def test_a_setup_file_that_does_not_load_is_reported(on_lab, setups):
 
 
 def test_first_start_plays_the_default_dataset_then_compares(tmp_path, setups, monkeypatch):
-    """An empty catalogue: the default dataset is played once with progress; later starts are instant.
-    A run played from the Compare page joins the runs compared at once."""
+    """An empty catalogue: the default dataset (heuristic and random bots under each default setup) is
+    played once with progress; later starts are instant, and the Compare page opens on its grid. A grid
+    played from the Compare page's form is compared at once."""
     catalog = tmp_path / "lab.duckdb"
     monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(catalog))
     monkeypatch.setenv("IMPERIAL_LAB_DEFAULT_GAMES", "2")
-    progress = spy_progress(monkeypatch, simulations, "simulate_setups")
+    progress = spy_progress(monkeypatch, simulations, "simulate_grid")
     at = start()
     bot = simulations.default_bot()
-    expected = sorted(simulations.run_name(setup, bot, 2, 1) for setup in simulations.DEFAULT_SETUPS)
-    assert sorted(list_runs(catalog)["name"]) == expected
-    assert progress == [(2, 4), (4, 4)]
-    assert sorted(at.sidebar.selectbox(key="run").options) == expected
+    expected = [simulations.run_name(setup, lineup, 2, 1) for lineup in (bot, "random")
+                for setup in simulations.DEFAULT_SETUPS]
+    assert simulations.default_run_names() == expected
+    assert sorted(list_runs(catalog)["name"]) == sorted(expected)
+    assert progress == [(2, 8), (4, 8), (6, 8), (8, 8)]
+    assert sorted(at.sidebar.selectbox(key="run").options) == sorted(expected)
     at.run()
-    assert progress == [(2, 4), (4, 4)]  # nothing played again
+    assert progress == [(2, 8), (4, 8), (6, 8), (8, 8)]  # nothing played again
 
     at.switch_page(str(PAGES_DIR / "compare.py")).run()
+    assert at.multiselect(key="compare_runs").value == expected  # the first start's grid
+    assert sorted(set(at.dataframe[0].value["lineup"])) == sorted({f"{bot} ×4", "random ×4"})
     at.multiselect(key="new_setups").set_value(["standard"])
-    at.number_input(key="new_games").set_value(2)
-    at.selectbox(key="new_bot").set_value("random")
+    at.multiselect(key="new_lineups").set_value(["heuristic in every seat", "random in every seat (control)"])
+    at.number_input(key="new_games").set_value(3)
     at.button[0].click().run()  # the form's submit button
     assert not at.exception
-    assert at.multiselect(key="compare_runs").value == [*expected, "standard-random-2-s1"]  # joins the chosen runs
-    assert progress[-1] == (2, 2)
-    assert len(at.get("plotly_chart")) == 2 + 4
+    played = [f"standard-{bot}-3-s1", "standard-random-3-s1"]
+    assert at.multiselect(key="compare_runs").value == played  # two runs or more: a comparison of their own
+    assert progress[-1] == (6, 6)
+    assert len(at.get("plotly_chart")) == COMPARE_CHARTS
 
 
 def test_the_terminal_plays_the_default_dataset_before_the_server_starts(tmp_path, monkeypatch, capsys):
@@ -163,7 +307,7 @@ def test_the_terminal_plays_the_default_dataset_before_the_server_starts(tmp_pat
     err = capsys.readouterr().err
     assert err.startswith(simulations.first_start_note(catalog))
     states = _bar_states(err)
-    assert " 0/12 " in states[0] and " 12/12 " in states[-1]
+    assert " 0/24 " in states[0] and " 24/24 " in states[-1]  # 6 games × 2 setups × 2 line-ups
     assert simulations.prepare_default_dataset(catalog) == []
     assert capsys.readouterr().err == ""
 
@@ -175,15 +319,18 @@ def _bar_states(err: str) -> list[str]:
 
 def test_an_interrupted_first_start_is_resumed_but_own_runs_are_left_alone(monkeypatch):
     monkeypatch.setenv("IMPERIAL_LAB_DEFAULT_GAMES", "6")
-    first, second = simulations.default_run_names()
+    names = simulations.default_run_names()
+    assert len(names) == len(simulations.DEFAULT_SETUPS) * 2  # the heuristic bots and the random control
+    first, *others, last = names
 
     def catalogue(*rows):
         return pd.DataFrame(rows, columns=["name", "status"])
 
     assert simulations.needs_default_dataset(catalogue())
-    assert simulations.needs_default_dataset(catalogue((first, "complete"), (second, "partial")))  # Ctrl-C
+    assert simulations.needs_default_dataset(catalogue(*((name, "complete") for name in [first, *others]),
+                                                       (last, "partial")))  # Ctrl-C
     assert simulations.needs_default_dataset(catalogue((first, "complete")))
-    assert not simulations.needs_default_dataset(catalogue((first, "complete"), (second, "complete")))
+    assert not simulations.needs_default_dataset(catalogue(*((name, "complete") for name in names)))
     assert not simulations.needs_default_dataset(catalogue(("my_run", "partial")))
 
 

@@ -1,8 +1,8 @@
 """The dashboard end to end in a real browser: ``streamlit run dashboard/app.py`` on a free port against
 the small lab, driven through Playwright with Debian's chromium (tests/browser_support.py). Every page
-is opened from the sidebar, a game is stepped in the explorer, a small comparison is played, a bad
-move log is uploaded, and each page is saved as a screenshot in screenshots/ (gitignored). Every
-request of every tab must stay on this machine.
+is opened from the sidebar, a game is stepped in the explorer, a small comparison is played (and its
+tests table and charts must fit a laptop's screen), a bad move log is uploaded, and each page is saved
+as a screenshot in screenshots/ (gitignored). Every request of every tab must stay on this machine.
 
 Screenshots are taken at a laptop's width (1366 px) with the window as tall as the page: Streamlit
 scrolls its main area inside the page, so a plain full-page screenshot would show one screen only.
@@ -23,7 +23,9 @@ from tests.browser_support import (CHARTS, LAPTOP, ROOT, charts_drawn, chromium,
 # Under pytest-xdist (--dist loadgroup) these tests share one worker: one server and one chromium.
 pytestmark = pytest.mark.xdist_group("browser")
 SCREENSHOTS = ROOT / "screenshots"
-COMPARE_GAMES = 6  # per setup, played in the server's process
+COMPARE_GAMES = 6  # per cell (setup × line-up), played in the server's process
+COMPARE_CHARTS = 7  # seats, gap, starting governments, three per-game figures, seat scores (no cell of two bots)
+COMPARE_SCREEN = {"width": 1366, "height": 900}
 LEAGUE_CHARTS = 1  # the lab's runs seat one bot each: the League page draws the seat effect only
 # Its last line holds what markdown would rewrite (an arrow, bold): the error must quote it as written.
 BAD_LOG = "\n".join([
@@ -109,7 +111,7 @@ def test_every_page_opens_from_the_sidebar(page):
     screenshot(page, "power")
     open_page(page, "Compare bond distributions", "Compare bond distributions")
     expect(heading(page, "Summary")).to_be_visible()
-    charts_drawn(page, CHARTS["compare.py"])
+    charts_drawn(page, COMPARE_CHARTS)
     screenshot(page, "compare")
     open_page(page, "League", "League")
     expect(heading(page, "Seat effect")).to_be_visible()
@@ -133,16 +135,63 @@ def test_explorer_steps_through_a_game_and_keeps_its_turn(page):
 def test_compare_plays_a_small_comparison(page):
     open_page(page, "Compare bond distributions", "Compare bond distributions")
     page.get_by_text("Play a new comparison").click()
-    games = page.get_by_label("Games per setup")
+    games = page.get_by_label("Games per cell", exact=True)
     games.fill(str(COMPARE_GAMES))
     page.get_by_role("button", name="Play and compare").click()
     chosen = page.get_by_test_id("stMultiSelect").filter(has_text="Runs to compare")
-    for setup in ("standard", "even_spread"):  # the new runs replace the runs compared
-        expect(chosen.get_by_text(f"{setup}-heuristic-{COMPARE_GAMES}-s1", exact=True)).to_be_visible()
+    for setup in ("standard", "three_nations_each"):  # the new grid replaces the runs compared
+        for bots in ("heuristic", "random"):  # the form's line-ups: heuristic bots and the random control
+            expect(chosen.get_by_text(f"{setup}-{bots}-{COMPARE_GAMES}-s1", exact=True)).to_be_visible()
     expect(page.get_by_test_id("stProgress")).to_be_hidden()
     expect(heading(page, "Summary")).to_be_visible()
-    charts_drawn(page, CHARTS["compare.py"])
+    charts_drawn(page, COMPARE_CHARTS)
     screenshot(page, "compare_played")
+
+
+# Bounding boxes (left, top, right, bottom) in the page: every dataframe's and its scroller's widths,
+# and each plotly chart's title and legend (an SVG text and group; none when the chart has no legend).
+LAYOUT_JS = """() => {
+  const box = e => { if (!e) return null; const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const frames = [...document.querySelectorAll('[data-testid=stDataFrame]')].map(f => {
+    const s = f.querySelector('.dvn-scroller');
+    return {box: box(f), headers: [...f.querySelectorAll('th')].map(h => h.textContent.trim()),
+            scroll: s ? s.scrollWidth : 0, client: s ? s.clientWidth : 0};
+  });
+  const charts = [...document.querySelectorAll('[data-testid=stPlotlyChart] .js-plotly-plot')].map(p => ({
+    title: (p.querySelector('.gtitle') || {}).textContent, titleBox: box(p.querySelector('.gtitle')),
+    legendBox: box(p.querySelector('g.legend'))}));
+  return {frames, charts};
+}"""
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_compare_tables_and_charts_fit_a_laptop(page):
+    """At 1366 × 900 the tests table shows every column, p and Holm p among them, with no horizontal
+    scroll, and no chart's title overlaps its legend (the legends sit below the plots)."""
+    page.set_viewport_size(COMPARE_SCREEN)
+    open_page(page, "Compare bond distributions", "Compare bond distributions")
+    expect(heading(page, "Every test")).to_be_visible()
+    charts_drawn(page, COMPARE_CHARTS)
+    idle(page)
+    tests = page.get_by_test_id("stDataFrame").filter(has=page.locator("th", has_text="Holm p"))
+    expect(tests).to_have_count(1)
+    tests.scroll_into_view_if_needed()
+    layout = page.evaluate(LAYOUT_JS)
+    table = next(frame for frame in layout["frames"] if "Holm p" in frame["headers"])
+    assert {"p", "Holm p", "n", "unit", "effect [95% CI]"} <= set(table["headers"])
+    assert table["client"] > 0 and table["scroll"] <= table["client"] + 1, table  # no horizontal scroll
+    assert 0 <= table["box"][0] and table["box"][2] <= COMPARE_SCREEN["width"], table  # within the window
+    assert all(frame["scroll"] <= frame["client"] + 1 for frame in layout["frames"]), layout["frames"]
+    assert len(layout["charts"]) == COMPARE_CHARTS
+    for chart in layout["charts"]:
+        assert chart["titleBox"] is not None, chart
+        if chart["legendBox"] is not None:
+            assert not _overlap(chart["titleBox"], chart["legendBox"]), chart
+            assert chart["legendBox"][1] >= chart["titleBox"][3], chart  # below it, not above
+    screenshot(page, "compare_laptop")
 
 
 def test_a_bad_move_log_is_reported_and_the_app_goes_on(page):
@@ -161,7 +210,7 @@ def test_setup_editor_checks_and_saves_a_distribution(page):
     open_page(page, "Setup editor", "Setup editor")
     expect(page.get_by_text("No bond is given to anybody")).to_be_visible()
     page.get_by_test_id("stSelectbox").filter(has_text="Start from").click()
-    page.get_by_role("option", name="even_spread").click()
+    page.get_by_role("option", name="three_nations_each").click()
     expect(page.get_by_text("The distribution is valid.")).to_be_visible()
     screenshot(page, "setup_editor_valid")
     name = page.get_by_role("textbox", name="Name", exact=True)
@@ -169,3 +218,60 @@ def test_setup_editor_checks_and_saves_a_distribution(page):
     name.press("Enter")
     page.get_by_role("button", name="Save setup").click()
     expect(page.get_by_text(re.compile(r"^Saved .*spread_copy\.json"))).to_be_visible()
+
+
+def test_play_the_first_round_as_a_person(page):
+    """The Play page as a person uses it: start a game (Player A a person, heuristic bots), ask why
+    an action is refused, click choices until round 2 asks Player A, undo, reload the page (the
+    address keeps the game), then Save the move log and open it in the Game explorer."""
+    open_page(page, "Play", "Play")
+    seed = page.get_by_label("Seed", exact=True).and_(page.get_by_test_id("stNumberInputField"))
+    seed.fill("1")
+    seed.press("Enter")
+    expect(seed).to_have_value("1")
+    idle(page)
+    page.get_by_role("button", name="Start the game").click()
+    played = page.get_by_test_id("stCaptionContainer").filter(has_text="actions played")
+    decision = page.get_by_test_id("stMarkdownContainer").filter(has_text=re.compile(r"^Player A: "))
+    expect(played).to_be_visible()
+    expect(decision).to_be_visible()
+    charts_drawn(page, 3)  # the map, the rondel, the bonds
+    page.get_by_text("Why not …?").click()
+    page.get_by_role("textbox", name="An action in the engine's notation").fill("pass")
+    page.get_by_role("button", name="Why not?").click()
+    expect(page.get_by_test_id("stAlertContentError")).to_contain_text("illegal action 'pass'")
+    expect(page.get_by_test_id("stAlertContentError")).to_contain_text("[RULES.md §5]")
+    round_two = page.get_by_test_id("stCaptionContainer").filter(has_text="Round 2, nation turn")
+    for _ in range(100):  # a round asks Player A a few times: its nations' turns, bonds at Investor
+        if round_two.count():
+            break
+        before = played.inner_text()
+        choices = page.locator("[class*='st-key-play_choice_'] button:visible")
+        (choices.first if choices.count() else
+         page.locator("[data-testid=stFormSubmitButton] button:visible", has_text="Play").first).click()
+        expect(played).not_to_have_text(before)
+        idle(page)
+    expect(round_two).to_be_visible()
+    screenshot(page, "play")
+    before = played.inner_text()
+    page.get_by_role("button", name="Undo").click()
+    expect(played).not_to_have_text(before)
+    expect(page.get_by_text(re.compile(r"^Undone: Player A's "))).to_be_visible()
+    idle(page)
+    kept = played.inner_text()
+    assert "game=" in page.url
+    page.reload()
+    expect(heading(page, "Play")).to_be_visible()
+    expect(played).to_have_text(kept)
+    expect(decision).to_be_visible()
+    charts_drawn(page, 3)
+    with page.expect_download() as saved:  # Save: the move log, which the explorer opens
+        page.get_by_role("button", name="Save", exact=True).click()
+    with open(saved.value.path(), encoding="utf-8") as file:
+        log = file.read()
+    assert log.startswith('{"game": "imperial2030"') and '"bots": ["human", "heuristic"' in log
+    open_page(page, "Game explorer", "Game explorer")
+    page.get_by_text("an uploaded move log").click()
+    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(
+        files=[{"name": "play.jsonl", "mimeType": "application/jsonl", "buffer": log.encode()}])
+    expect(turn_heading(page)).to_have_text("Setup")

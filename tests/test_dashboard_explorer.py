@@ -343,7 +343,7 @@ def test_page_opens_on_the_setup_of_a_catalogue_game(page, lab):
     games = page.selectbox(key=f"explorer_game_of_{page.selectbox(key='explorer_run').value}")
     assert len(games.options) == 12 and "won" in games.options[0] and "nation turns" in games.options[0]
     assert len(page.get("plotly_chart")) == 3  # map, rondel, bonds
-    assert "Player A receives 13m of starting cash from the bank (§4.2)" in events_text(page)
+    assert "Player A receives 13m of starting cash from the bank ([§4.2](/rules?section=4.2))" in events_text(page)
 
 
 def test_next_and_the_slider_change_the_turn_and_its_events(page):

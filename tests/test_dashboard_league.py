@@ -9,6 +9,7 @@ import shutil
 import pytest
 
 from core.catalog import list_runs
+from core.bots import lineup_text
 from core.league import league_name, standings
 from dashboard import ladder, queries, simulations
 from dashboard.frame import code_span
@@ -36,13 +37,13 @@ def own_copy(league_lab, setups, tmp_path, monkeypatch):
 # ----- texts and tables -----
 
 def test_lineup_text_names_a_leagues_entrants_not_one_rotation():
-    assert ladder.lineup_text("random,random,random,random") == "random ×4"
-    assert ladder.lineup_text("heuristic,random,random") == "heuristic,random,random"  # seats kept: per seat
-    assert ladder.lineup_text("random,heuristic,heuristic:temperature=0", rotate=True) == \
+    assert lineup_text("random,random,random,random") == "random ×4"
+    assert lineup_text("heuristic,random,random") == "heuristic,random,random"  # seats kept: per seat
+    assert lineup_text("random,heuristic,heuristic:temperature=0", rotate=True) == \
         "league of random, heuristic, heuristic:temperature=0"
-    assert ladder.lineup_text("heuristic,random,random,random", rotate=True) == "league of heuristic, random ×3"
-    assert ladder.lineup_text("random,random", rotate=True) == "random ×2"
-    assert ladder.lineup_text(None) == ladder.lineup_text(float("nan")) == "mixed"  # imported games
+    assert lineup_text("heuristic,random,random,random", rotate=True) == "league of heuristic, random ×3"
+    assert lineup_text("random,random", rotate=True) == "random ×2"
+    assert lineup_text(None) == lineup_text(float("nan")) == "mixed"  # imported games
 
 
 def test_runs_say_which_are_rotated_and_overview_shows_the_entrants(league_lab):
@@ -149,7 +150,7 @@ def test_a_bad_line_up_is_one_error_and_writes_nothing(own_copy):
         "a league needs 2..6 bots, one per seat; 1 seat is filled")]
     assert not (own_copy.parent / "runs").exists()
     at.text_input(key="league_seat_0").input("random")
-    at.selectbox(key="league_setup").set_value("even_spread")  # a setup for 4 players, not 2
+    at.selectbox(key="league_setup").set_value("three_nations_each")  # a setup for 4 players, not 2
     at.button[0].click().run()
     assert len(at.error) == 1 and at.error[0].value.startswith("The league could not be played.\n\n")
     assert "is for 4 players, not 2" in at.error[0].value
@@ -158,18 +159,3 @@ def test_a_bad_line_up_is_one_error_and_writes_nothing(own_copy):
 
 
 # ----- the Compare page -----
-
-def test_compare_page_shows_the_bots_of_each_run(on_league):
-    at = start("compare.py")
-    at.multiselect(key="compare_runs").set_value(list(on_league.runs)).run()
-    assert not at.exception
-    league, fixed = on_league.runs
-    overview = at.dataframe[0].value.set_index("run")
-    assert overview.loc[league, "bots"] == LEAGUE_TEXT and overview.loc[fixed, "bots"] == ",".join(FIXED_BOTS)
-    assert values(at.warning) == ["These runs use different bots: a difference may come from the bots rather than "
-                                  "the setup."]
-    assert f"{league}: {LEAGUE_TEXT}" in at.main.caption[0].value  # the summary's findings are labelled with the bots
-    per_bot = at.dataframe[1].value
-    assert sorted(zip(per_bot["run"], per_bot["bot"])) == sorted(
-        [(league, bot) for bot in LEAGUE_BOTS] + [(fixed, "heuristic"), (fixed, "random")])
-    assert len(at.get("plotly_chart")) == 1 + 2 + 4  # per bot, then seat and government, then the distributions

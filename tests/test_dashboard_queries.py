@@ -1,22 +1,21 @@
-"""The dashboard's library without Streamlit: its SQL answers against the same figures computed in
-pandas from the raw tables of the small lab, the statistics against known values, the comparison's
-summary, the charts' traces, and the setup table behind the Setup editor."""
+"""The dashboard's library without Streamlit: its SQL answers (and the per-game rows of core.compare that
+the Compare page draws) against the same figures computed in pandas from the raw tables of the small
+lab, the charts' traces, and the setup table behind the Setup editor. The statistics of comparisons are
+tested in tests/test_stats.py and tests/test_compare.py."""
 
 from __future__ import annotations
 
 import json
-import math
 
-import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats as sps
 
+from core import compare, runstore
 from core.catalog import query
 from core.errors import SetupError
 from core.imperial2030.board import NATIONS
 from core.setups import SETUPS_DIR, read_setup_file
-from dashboard import charts, comparison, queries, setup_table, stats
+from dashboard import charts, queries, setup_table
 from dashboard.style import NATION_COLOURS, PLAYER_COLOURS, RUN_COLOURS, player_label
 
 
@@ -51,17 +50,6 @@ def test_overview_counts_games(lab):
         assert overview.loc[run, "setup"] == mine["setup"].iloc[0]
 
 
-def test_seat_wins_match_pandas(lab):
-    games = raw(lab, "games")
-    games = games[games["status"] == "finished"]
-    got = queries.seat_wins(lab.catalog, lab.runs).set_index(["run", "seat"])
-    for run in lab.runs:
-        mine = games[games["run"] == run]
-        for seat in range(4):
-            assert got.loc[(run, seat), "games"] == len(mine)
-            assert got.loc[(run, seat), "wins"] == sum(seat in list(w) for w in mine["winners"])
-
-
 def test_government_wins_use_the_governments_at_the_end_of_the_setup(lab):
     holdings, games = raw(lab, "holdings"), raw(lab, "games")
     start = holdings[(holdings["turn"] == 0) & holdings["governs"]].merge(games, on=["run", "game_id"])
@@ -73,18 +61,26 @@ def test_government_wins_use_the_governments_at_the_end_of_the_setup(lab):
     assert got["wins"].to_dict() == expected["wins"].to_dict()
 
 
-@pytest.mark.parametrize("metric", ["rounds", "margin", "final_score"])
-def test_frequencies_match_pandas(lab, metric):
+def test_game_lengths_match_pandas(lab):
     games = raw(lab, "games")
     games = games[games["status"] == "finished"]
-    values = {"rounds": lambda g: [g["rounds"]],
-              "margin": lambda g: [sorted(g["scores"])[-1] - sorted(g["scores"])[-2]],
-              "final_score": lambda g: list(g["scores"])}[metric]
-    got = queries.frequencies(lab.catalog, lab.runs, metric)
+    got = queries.frequencies(lab.catalog, lab.runs, "rounds")
     for run in lab.runs:
-        expected = pd.Series([v for _, g in games[games["run"] == run].iterrows() for v in values(g)]).value_counts()
-        mine = got[got["run"] == run].set_index("value")["n"]
-        assert mine.to_dict() == expected.sort_index().to_dict()
+        expected = games[games["run"] == run]["rounds"].value_counts()
+        assert got[got["run"] == run].set_index("value")["n"].to_dict() == expected.sort_index().to_dict()
+    with pytest.raises(ValueError, match="unknown metric"):
+        queries.frequencies(lab.catalog, lab.runs, "final_score")
+
+
+def test_compare_games_match_pandas(lab):
+    """core.compare's per-game rows (what the Compare page's distributions draw): one per finished game,
+    its margin the winner's score over the runner-up's."""
+    games = raw(lab, "games")
+    games = games[games["status"] == "finished"].sort_values(["run", "game_id"])
+    got = compare.load(lab.catalog, lab.runs).games
+    assert list(zip(got["run"], got["game_id"])) == list(zip(games["run"], games["game_id"]))
+    assert list(got["rounds"]) == list(games["rounds"])
+    assert list(got["margin"]) == [sorted(s)[-1] - sorted(s)[-2] for s in games["scores"]]
 
 
 def lead_changes(scores_by_turn: list[list[int]]) -> int:
@@ -100,14 +96,19 @@ def lead_changes(scores_by_turn: list[list[int]]) -> int:
 
 
 def test_lead_changes_match_a_plain_count(lab):
+    """core.compare.GAMES_SQL counts each game's lead changes (the Compare page); the Power page's
+    distribution of them (queries.frequencies) counts the same."""
     players = raw(lab, "players")
     players = players[players["turn"] > 0].sort_values(["run", "game_id", "turn", "player"])
-    got = queries.frequencies(lab.catalog, lab.runs, "lead_changes")
+    games = compare.load(lab.catalog, lab.runs).games
+    per_run = queries.frequencies(lab.catalog, lab.runs, "lead_changes")
     for run in lab.runs:
-        counts = [lead_changes([list(t["score"]) for _, t in g.groupby("turn")])
-                  for _, g in players[players["run"] == run].groupby("game_id")]
-        expected = pd.Series(counts).value_counts().sort_index()
-        assert got[got["run"] == run].set_index("value")["n"].to_dict() == expected.to_dict()
+        counts = {game_id: lead_changes([list(t["score"]) for _, t in g.groupby("turn")])
+                  for game_id, g in players[players["run"] == run].groupby("game_id")}
+        mine = games[games["run"] == run]
+        assert dict(zip(mine["game_id"], mine["lead_changes"])) == counts
+        expected = pd.Series(list(counts.values())).value_counts().sort_index()
+        assert per_run[per_run["run"] == run].set_index("value")["n"].to_dict() == expected.to_dict()
     assert lead_changes([[1, 0], [1, 1], [0, 1], [2, 1], [2, 2], [2, 3]]) == 3  # the tie at turn 2 is no change
 
 
@@ -168,82 +169,6 @@ def test_bond_ownership_fills_the_holdings_with_zeros(lab, game0):
     assert len(grid) == grid["turn"].nunique() * len(pairs)
 
 
-# ----- statistics -----
-
-def test_wilson_interval_known_values():
-    assert stats.wilson(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
-    assert stats.wilson(0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)
-    assert stats.wilson(10, 10) == pytest.approx((0.7225, 1.0), abs=1e-4)
-    assert all(math.isnan(x) for x in stats.wilson(0, 0))
-
-
-def test_mean_interval_and_median():
-    mean, low, high = stats.mean_ci([1, 2, 3], [1, 1, 1])  # sd 1, t(0.975, 2) = 4.3027
-    assert (mean, low, high) == pytest.approx((2, 2 - 4.3027 / math.sqrt(3), 2 + 4.3027 / math.sqrt(3)), abs=1e-4)
-    assert stats.mean_ci([7], [2])[:1] == (7.0,) and math.isnan(stats.mean_ci([7], [1])[1])
-    assert stats.weighted_median([1, 2, 10], [1, 1, 1]) == 2
-    assert stats.weighted_median([3, 1], [1, 3]) == 1
-
-
-def test_two_proportion_z_test_known_value():
-    # pooled rate 0.4, se = sqrt(0.4 * 0.6 * 2 / 100), z = 0.2 / se = 2.887
-    assert stats.two_proportion_z(50, 100, 30, 100) == pytest.approx(0.00389, abs=1e-5)
-    assert stats.two_proportion_z(3, 10, 3, 10) == pytest.approx(1.0)
-    assert stats.two_proportion_z(0, 10, 0, 12) == 1.0 and stats.two_proportion_z(1, 0, 1, 5) == 1.0
-
-
-def test_mann_whitney_on_frequency_tables_equals_scipy():
-    rng = np.random.default_rng(7)
-    a, b = rng.integers(0, 20, 60), rng.integers(3, 23, 45)
-    (va, ca), (vb, cb) = np.unique(a, return_counts=True), np.unique(b, return_counts=True)
-    expected = sps.mannwhitneyu(a, b, alternative="two-sided", method="asymptotic").pvalue
-    assert stats.mann_whitney(va, ca, vb, cb) == pytest.approx(expected, rel=1e-9)
-    assert stats.mann_whitney([4], [10], [4], [9]) == 1.0 and stats.mann_whitney([], [], [1], [2]) == 1.0
-
-
-def test_even_shares_holm_and_balance():
-    assert stats.even_shares_p([25, 25, 25, 25]) == pytest.approx(1.0)
-    assert stats.even_shares_p([30, 10]) == pytest.approx(0.001565, abs=1e-6)  # chi-square 10 on 1 df
-    assert stats.holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
-    assert stats.holm([]) == []
-    assert stats.balance([0.25, 0.25, 0.25, 0.25]) == 1.0
-    assert stats.balance([0.5, 0.1, 0.2, 0.2]) == pytest.approx(0.6)
-    assert stats.format_p(0.0004) == "p < 0.001" and stats.format_p(0.0123) == "p = 0.012"
-
-
-# ----- the comparison -----
-
-def synthetic_comparison() -> comparison.Comparison:
-    """Two runs of 200 games that differ only in how often seat A wins (90% against 20%)."""
-    seat_wins = pd.DataFrame({"run": ["a"] * 2 + ["b"] * 2, "seat": [0, 1, 0, 1], "games": [200] * 4,
-                              "wins": [180, 20, 40, 160]})
-    government_wins = pd.DataFrame({"run": ["a", "b"], "nation": ["RU", "RU"], "games": [200, 200],
-                                    "wins": [100, 104]})
-    same = pd.DataFrame({"run": ["a", "a", "b", "b"], "value": [10, 11, 10, 11], "n": [100, 100, 101, 99]})
-    return comparison.build(seat_wins, government_wins, {metric: same for metric in queries.METRICS}, ["b", "a"])
-
-
-def test_summary_names_only_the_significant_differences():
-    result = synthetic_comparison()
-    assert result.runs == ["a", "b"]
-    lines = result.summary()
-    assert "Player A wins more often in a (90%) than in b (20%) — two-proportion z-test, p < 0.001" in lines
-    assert any(line.startswith("Seats do not win equally often in a") for line in lines)
-    assert not any("Russia" in line or "Game length" in line for line in lines)
-    tests = result.tests
-    assert len(tests) == 2 + 1 + len(queries.METRICS) + 2  # seats, RU, metrics, one balance test per run
-    assert tests["p_holm"].ge(tests["p"]).all()
-    assert result.balance.set_index("run").loc["a", "balance"] == pytest.approx(1 - (0.9 - 0.1))
-
-
-def test_comparison_of_the_lab_runs(lab):
-    result = comparison.load(lab.catalog, lab.runs)
-    assert set(result.seats["run"]) == set(lab.runs)
-    assert ((result.seats["low"] <= result.seats["rate"]) & (result.seats["rate"] <= result.seats["high"])).all()
-    assert set(result.metrics["metric"]) == set(queries.METRICS)
-    assert set(result.tests["test"]) == {comparison.PROPORTION_TEST, comparison.RANK_TEST, comparison.SHARES_TEST}
-
-
 # ----- charts -----
 
 def test_one_game_charts_have_a_trace_per_nation_or_seat(lab, game0):
@@ -275,20 +200,54 @@ def test_run_and_comparison_charts(lab):
     assert all(t.marker.color == NATION_COLOURS[t.name] for t in fig.data)
     lengths = queries.frequencies(lab.catalog, run, "rounds")
     assert charts.counts_bar(lengths, "value", "n", "Game length", "rounds").data[0].y.tolist() == lengths["n"].tolist()
-    result = comparison.load(lab.catalog, lab.runs)
-    fig = charts.win_rates(result.seats, "seat", "Win rate by seat", 0.25)
+    c = compare.load(lab.catalog, lab.runs)
+    fig = charts.win_rates(c.run_seats, "seat", "Win rate by seat", 0.25, n="n")
     assert [t.name for t in fig.data] == sorted(lab.runs)
     assert [t.marker.color for t in fig.data] == list(RUN_COLOURS[:2])
     assert all(t.error_y.array is not None for t in fig.data)
-    fig = charts.distributions(result.frequencies["final_score"], "Final score", "points")
-    assert [t.name for t in fig.data] == sorted(lab.runs)
-    assert all(sum(t.y) == pytest.approx(1.0) for t in fig.data)  # shares of each run
+    for distribution in ("rounds", "lead_changes", "margin"):
+        fig = charts.cell_distributions(c.games, distribution, "per game", "x", c.lineups)
+        assert [t.name for t in fig.data] == [f"{setup} · random ×4" for setup in sorted(c.setups)]  # a line a cell
+        assert all(sum(t.y) == pytest.approx(1.0) for t in fig.data)  # shares of each cell's games
+
+
+def test_comparison_charts_draw_a_bar_per_cell_coloured_by_line_up(lab):
+    c = compare.load(lab.catalog, lab.runs)
+    for fig in (charts.cell_win_rates(c.seats, c.lineups), charts.seat_scores(c.seats, c.lineups)):
+        bars = [t for t in fig.data if t.type == "bar"]
+        assert len(bars) == len(c.cells) and {t.name for t in bars} == {"random ×4"}
+        assert [t.marker.color for t in bars] == [RUN_COLOURS[0]] * len(bars)  # one line-up, one colour
+        assert sum(bool(t.showlegend) for t in bars) == 1  # named once, however many setups
+        assert [a.text for a in fig.layout.annotations][:len(c.setups)] == c.setups  # a panel per setup
+    fig = charts.seat_gaps(c.cells, c.lineups)
+    bars, chance = fig.data
+    assert list(bars.y) == pytest.approx(list(c.cells["gap"])) and list(chance.y) == pytest.approx(list(c.cells["fair_gap"]))
+    assert charts.setup_label("/somewhere/setups/three_nations_each.json") == "three_nations_each"
+
+
+def test_every_chart_has_its_legend_below_the_plot_never_under_its_title(lab, game0):
+    run, game_id = game0
+    c = compare.load(lab.catalog, lab.runs)
+    figures = [charts.nation_race(queries.nation_race(lab.catalog, run, game_id)),
+               charts.player_series(queries.player_series(lab.catalog, run, game_id), "cash", "Cash", "m"),
+               charts.control_timeline(queries.control_segments(lab.catalog, run, game_id)),
+               charts.bond_ownership(queries.bond_ownership(lab.catalog, run, game_id), 300),
+               charts.ended_by(queries.ended_by(lab.catalog, run)),
+               charts.change_rounds(queries.government_change_rounds(lab.catalog, run)),
+               charts.counts_bar(queries.frequencies(lab.catalog, run, "rounds"), "value", "n", "Length", "rounds"),
+               charts.win_rates(c.run_seats, "seat", "Win rate by seat", n="n"),
+               charts.cell_win_rates(c.seats), charts.seat_scores(c.seats), charts.seat_gaps(c.cells),
+               charts.cell_distributions(c.games, "rounds", "Game length", "rounds")]
+    for fig in figures:
+        legend = fig.layout.legend
+        assert (legend.yref, legend.yanchor, legend.y, legend.orientation) == ("container", "bottom", 0, "h")
+        assert fig.layout.title.text
 
 
 # ----- the setup table -----
 
 def test_setup_table_round_trip_of_a_shipped_setup():
-    doc = read_setup_file(SETUPS_DIR / "even_spread.json")
+    doc = read_setup_file(SETUPS_DIR / "three_nations_each.json")
     table = setup_table.from_setup(doc)
     assert list(table.columns) == ["cash", *NATIONS] and table.loc["Player A", "RU"] == "3"
     players, errors = setup_table.parse(table)
@@ -299,12 +258,12 @@ def test_setup_table_round_trip_of_a_shipped_setup():
 
 
 def test_setup_table_messages_name_the_player_and_the_cell():
-    table = setup_table.from_setup(read_setup_file(SETUPS_DIR / "even_spread.json"))
+    table = setup_table.from_setup(read_setup_file(SETUPS_DIR / "three_nations_each.json"))
     table.loc["Player B", "CN"] = "3, 12"
     table.loc["Player C", "cash"] = float("nan")
     assert setup_table.parse(table)[1] == ["Player B, CN: '12' is not a bond number (1–9)",
                                            "Player C: cash is missing (write 0 for none)"]
-    table = setup_table.from_setup(read_setup_file(SETUPS_DIR / "even_spread.json"))
+    table = setup_table.from_setup(read_setup_file(SETUPS_DIR / "three_nations_each.json"))
     table.loc["Player D", "RU"] = "3"
     assert setup_table.parse(table)[1] == ["Player D: bond RU 3 already given to Player A"]
     assert setup_table.parse(setup_table.blank(3))[1] == [
@@ -325,6 +284,6 @@ def test_setup_table_saves_a_file_that_loads(tmp_path):
 
 def test_a_run_whose_run_json_cannot_be_read_counts_as_not_rotated(tmp_path):
     """The sidebar lists every run: one folder gone or damaged must not break it."""
-    assert queries._rotated(str(tmp_path / "gone")) is False
+    assert runstore.is_rotated(str(tmp_path / "gone")) is False
     (tmp_path / "run.json").write_text("{not json", encoding="utf-8")
-    assert queries._rotated(str(tmp_path)) is False
+    assert runstore.is_rotated(str(tmp_path)) is False

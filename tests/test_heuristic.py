@@ -88,7 +88,7 @@ def test_the_same_seeds_give_the_same_game():
 # hash of the actions, per (config, bot seeds 10k + p, game seed k).
 DETERMINISTIC = [({"game": "imperial2030", "players": 4}, 403, "c4b1c0d70b433e1b"),
                  ({"game": "imperial2030", "players": 5, "setup": "variant"}, 300, "f0acaa9187fd7a2f"),
-                 (load_setup("even_spread"), 380, "a60f8508d6896213")]
+                 (load_setup("three_nations_each"), 380, "a60f8508d6896213")]
 
 
 def test_temperature_zero_is_the_earlier_deterministic_bot_bit_for_bit():
@@ -101,8 +101,8 @@ def test_temperature_zero_is_the_earlier_deterministic_bot_bit_for_bit():
 
 
 def first_investor_round(seed: int, spec: str = "heuristic") -> tuple:
-    """The first four Investor bond decisions of an even_spread game of four ``spec`` bots."""
-    config, seen = load_setup("even_spread"), []
+    """The first four Investor bond decisions of a three_nations_each game of four ``spec`` bots."""
+    config, seen = load_setup("three_nations_each"), []
 
     class Watched:
         def __init__(self, bot):

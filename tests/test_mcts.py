@@ -15,62 +15,9 @@ from core.errors import SetupError
 from core.interface import CHANCE, TERMINAL, make_game
 from core.mcts import MCTSBot, RootStat, default_evaluate
 from tests.builders import position
+from tests.toy_games import Nim
 
 # ----- toy games, written against the interface only -----
-
-
-class NimState:
-    """One heap; a move takes 1..3 stones; whoever takes the last stone wins. ``players`` seats in turn.
-    No ``game`` attribute: the search must fall back to its defaults."""
-
-    def __init__(self, heap: int, players: int = 2, to_move: int = 0):
-        self.heap, self.players, self.to_move, self.winner = heap, players, to_move, None
-
-    def current_player(self):
-        return TERMINAL if self.is_terminal() else self.to_move
-
-    def is_terminal(self):
-        return self.winner is not None
-
-    def is_chance_node(self):
-        return False
-
-    def chance_outcomes(self):
-        return []
-
-    def legal_actions(self):
-        return [] if self.is_terminal() else [k for k in (1, 2, 3) if k <= self.heap]
-
-    def apply_action(self, action):
-        assert action in self.legal_actions(), action
-        self.heap -= action
-        if self.heap == 0:
-            self.winner = self.to_move
-        self.to_move = (self.to_move + 1) % self.players
-        return []
-
-    def action_to_string(self, action):
-        return f"take {action}"
-
-    def string_to_action(self, text):
-        return int(text.split()[1])
-
-    def returns(self):
-        return [float(p == self.winner) for p in range(self.players)]
-
-    def winners(self):
-        return [] if self.winner is None else [self.winner]
-
-    def clone(self):
-        other = NimState(self.heap, self.players, self.to_move)
-        other.winner = self.winner
-        return other
-
-    def observation(self, player):
-        return self.to_json()
-
-    def to_json(self):
-        return {"heap": self.heap, "to_move": self.to_move, "winner": self.winner}
 
 
 class RaceGame:
@@ -169,14 +116,14 @@ class RaceState:
 def test_nim_two_players_leaves_a_multiple_of_four(heap, best):
     """Without any hook (uniform playouts, winners() at the end) it finds Nim's winning move."""
     bot = MCTSBot(seed=1, playouts=1500)
-    state = NimState(heap)
+    state = Nim(heap)
     assert bot.decide(state, state.legal_actions()) == best
 
 
 def test_nim_takes_the_last_stones_at_once():
     bot = MCTSBot(seed=2, playouts=50)
     for heap in (1, 2, 3):
-        state = NimState(heap, players=3)
+        state = Nim(heap, players=3)
         assert bot.decide(state, state.legal_actions()) == heap
 
 
@@ -208,7 +155,7 @@ def test_toy_games_played_to_the_end_with_legal_actions():
     """Whole games of Nim (no hooks) and of the race (hooks, chance), every seat searched."""
     rng = random.Random(6)
     for _ in range(3):
-        state = NimState(11, players=3)
+        state = Nim(11, players=3)
         bots = [MCTSBot(seed=p, playouts=20) for p in range(3)]
         while not state.is_terminal():
             legal = state.legal_actions()
@@ -302,7 +249,7 @@ def test_deterministic_for_a_seed():
 
 
 def test_single_legal_action_is_returned_without_search():
-    state = NimState(1)
+    state = Nim(1)
     bot = MCTSBot(seed=0, playouts=1000)
     assert bot.decide(state, state.legal_actions()) == 1
     assert bot.last_playouts == 0
@@ -319,21 +266,19 @@ def test_seconds_budget():
 def test_early_stop_keeps_the_budget_honest():
     """With 2 actions, the search stops once the leader cannot be overtaken: never more playouts
     than the budget, and the leader then has more visits than the rest could catch up."""
-    state = NimState(2)
+    state = Nim(2)
     bot = MCTSBot(seed=0, playouts=500)
     assert bot.decide(state, state.legal_actions()) == 2
     assert 1 <= bot.last_playouts <= 500
 
 
 def test_from_params():
-    bot = MCTSBot.from_params({"playouts": "12", "c": "0.7", "depth": "none", "prior": "0"}, seed=3)
+    bot = MCTSBot.from_params({"playouts": 12, "c": 0.7, "depth": None, "prior": 0.0}, seed=3)
     assert (bot.playouts, bot.c, bot.depth, bot.seconds, bot.seed, bot.prior) == (12, 0.7, None, None, 3, 0.0)
-    assert MCTSBot.from_params({"depth": "end"}).depth is None
     assert MCTSBot.from_params(bot.params(), seed=3).params() == bot.params()
-    assert MCTSBot.from_params({"seconds": "0.5"}).playouts is None
+    assert MCTSBot.from_params({"seconds": 0.5}).playouts is None
     assert MCTSBot.from_params({}).playouts == 64
-    for bad in ({"playouts": "0"}, {"seconds": "-1"}, {"depth": "-2"}, {"prior": "-1"}, {"width": "3"},
-                {"playouts": "x"}):
+    for bad in ({"playouts": 0}, {"seconds": -1.0}, {"depth": -2}, {"prior": -1.0}, {"playouts": "12"}):
         with pytest.raises(SetupError):
             MCTSBot.from_params(bad)
 
@@ -350,7 +295,7 @@ class GuessGame:
         return GuessState(self, rng.choice((1, 2, 3)) if player == 0 else state.card)
 
 
-class GuessState(NimState):
+class GuessState(Nim):
     def __init__(self, game, card):
         self.game, self.card, self.guess = game, card, None
 

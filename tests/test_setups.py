@@ -34,7 +34,7 @@ def write(folder, name: str, doc) -> None:
 def test_list_has_the_presets_and_every_file():
     rows = list_setups()
     assert [row["name"] for row in rows] == ["standard", "variant", *SHIPPED]
-    assert len(SHIPPED) >= 2 and {"even_spread", "two_powers"} <= set(SHIPPED)
+    assert len(SHIPPED) >= 2 and {"three_nations_each", "two_powers"} <= set(SHIPPED)
     assert all(row["description"] for row in rows)
     assert [row["players"] for row in rows[:2]] == [None, None]
 
@@ -60,22 +60,35 @@ def test_shipped_files_add_up_and_play_to_the_end(name):
     assert played.state.is_terminal()
 
 
-def test_even_spread_and_two_powers_are_what_they_say():
+def test_three_nations_each_and_two_powers_are_what_they_say():
     cost = load_board().bond_cost
-    even = read_setup_file(SETUPS_DIR / "even_spread.json")["players"]
+    even = read_setup_file(SETUPS_DIR / "three_nations_each.json")["players"]
     assert len(even) == 4 and all(len({bond[:2] for bond in seat["bonds"]}) >= 3 for seat in even)
     assert max(cost[int(bond[3:]) - 1] for seat in even for bond in seat["bonds"]) <= 6  # small bonds only
     powers = read_setup_file(SETUPS_DIR / "two_powers.json")["players"]
     assert {bond[:2] for seat in powers for bond in seat["bonds"]} == {"RU", "US"}
 
 
+def test_balanced_4p_is_what_it_says():
+    """Found by imperial setups search (docs/setups.md): every seat governs one nation on a 12m bond and
+    pays 22m; the first investor-card holder, C, keeps 1m less; the description states the figures."""
+    cost = load_board().bond_cost
+    doc = read_setup_file(SETUPS_DIR / "balanced_4p.json")
+    paid = [sum(cost[int(bond[3:]) - 1] for bond in seat["bonds"]) for seat in doc["players"]]
+    assert paid == [22] * 4 and [seat["cash"] for seat in doc["players"]] == [3, 3, 2, 3]
+    assert sorted(doc["governments"].values()) == [0, 1, 2, 3]
+    assert all(f"{code} 5" in doc["players"][p]["bonds"] for code, p in doc["governments"].items())  # 12m
+    assert make_game(load_setup("balanced_4p")).new_initial_state().card == 2  # Player C
+    assert "heuristic bots over 2000 fresh games" in doc["description"] and "C 25.8%" in doc["description"]
+
+
 def test_a_setup_refuses_another_player_count():
     with pytest.raises(SetupError, match="is for 4 players, not 3"):
-        load_setup("even_spread", 3)
+        load_setup("three_nations_each", 3)
 
 
 def test_unknown_setup_lists_the_known_ones():
-    with pytest.raises(SetupError, match="unknown setup 'nope'.*even_spread"):
+    with pytest.raises(SetupError, match="unknown setup 'nope'.*three_nations_each"):
         load_setup("nope")
 
 
@@ -135,7 +148,7 @@ def test_cli_lists_the_setups(capsys):
 
 
 def test_cli_shows_one_setup_as_json(capsys):
-    code, out, _ = run(capsys, "setups", "show", "even_spread")
+    code, out, _ = run(capsys, "setups", "show", "three_nations_each")
     assert code == 0 and json.loads(out)["governments"]["RU"] == 0
     code, _, err = run(capsys, "setups", "show", "nope")
     assert code == 2 and "unknown setup 'nope'" in err

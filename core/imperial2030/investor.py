@@ -125,8 +125,19 @@ class InvestorRules:
             price -= cost[old - 1]
             self.emit("bond_returned", rule, player=p, nation=NATIONS[n], number=old)
         self.owner[bond_index(n, new)] = p
+        self.bonds_touched |= 1 << n
         self.pay(player_ref(p), NATIONS[n], price, "bond upgrade" if action[0] == UPGRADE else "bond purchase", rule)
         self.emit("bond_taken", rule, player=p, nation=NATIONS[n], number=new, cost=cost[new - 1])
+
+    def try_transaction(self, p: int, action):
+        """A silent clone after player p's bond purchase or upgrade with §9 checked at once (in play the
+        check comes at the end of the investor step): its governments, cash and credit say what the
+        transaction would do."""
+        trial = self.clone()
+        trial.recording = False
+        trial.transact(p, action, "§7.5")
+        trial.check_governments("§9")
+        return trial
 
     def finish_investor(self) -> None:
         """§7.5 steps 4-6: government check, Swiss-bank update, the card passes clockwise."""
@@ -140,8 +151,13 @@ class InvestorRules:
     # ----- §9 -----
 
     def check_governments(self, rule: str) -> None:
+        """§9 for the nations whose bonds changed since the last check: the others still have the
+        government their bonds gave them (a new state marks every nation)."""
         cost = self.board.bond_cost
+        touched, self.bonds_touched = self.bonds_touched, 0
         for n in range(6):
+            if not touched >> n & 1:
+                continue
             sums = [0] * self.nplayers
             for p, c in zip(self.owner[n * 9:n * 9 + 9], cost):
                 if p >= 0:

@@ -70,6 +70,7 @@ class SetupRules:
     def take_bond(self, p: int, nation: int, number: int, rule: str) -> None:
         cost = self.board.bond_cost[number - 1]
         self.owner[bond_index(nation, number)] = p
+        self.bonds_touched |= 1 << nation
         self.pay(player_ref(p), NATIONS[nation], cost, "bond purchase", rule)
         self.emit("bond_taken", rule, player=p, nation=NATIONS[nation], number=number, cost=cost)
 

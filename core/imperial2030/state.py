@@ -38,7 +38,7 @@ _DICTS = ("moved_f", "moved_a", "moved_h", "convoyed")
 _SCALARS = ("game", "board", "nplayers", "card", "bank", "nation", "nation_turns", "round", "terminal",
             "pending", "queue", "dest", "passing", "topped", "imports", "denied", "armies_phase", "move",
             "arrival", "flag_todo", "end_nation", "variant_step", "setup_done", "events", "occ_mask",
-            "recording")
+            "recording", "bonds_touched")
 
 
 class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
@@ -88,6 +88,7 @@ class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
         self.setup_done = False
         self.events = []
         self.recording = True
+        self.bonds_touched = 0b111111  # nations whose bonds changed since the last §9 check
         self._legal = None
         self._legal_set = None
 

@@ -1,54 +1,88 @@
-"""Compare bond distributions: win rates, scores, margins, lengths, balance and lead changes of two
-or more runs (usually one per setup), with 95% intervals and the significant differences in words.
-Every run is shown with its bots (a league's entrants), and the runs of two or more bots with each
-bot's win rate, so that a finding is read with the bots it holds for."""
+"""Compare bond distributions: a grid of setups × bot line-ups (core.compare, docs/compare.md). Every
+figure is one value per finished game, every test has the game as its unit, and all p-values of a
+comparison are Holm-adjusted together. The summary names only the findings (a difference significant
+under at least one line-up), each with the bots it holds for, and flags one that reverses between
+line-ups; the page then shows the grid (seat win rates, the seat gap against chance, bots, starting
+governments), the per-game figures, each setup's structure and every test.
+
+What the summary says is what ``imperial compare RUN... --json`` prints for the same runs.
+"""
 
 from __future__ import annotations
+
+import re
+from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
-from core.bots import BOTS
+from core import stats
+from core.compare import CONDITIONAL, METRICS, TEST_NAMES
 from core.errors import ImperialError
-from core.league import WINS_COUNTED
+from core.interface import seat_name
 from core.setups import setup_names
-from dashboard import cache, charts, comparison, frame, ladder, queries, simulations
-from dashboard.comparison import METRIC_LABELS, PROPORTION_TEST, RANK_TEST, SHARES_TEST
-from dashboard.stats import ALPHA
-from dashboard.style import player_label
+from dashboard import cache, charts, frame, queries, simulations
+from dashboard.charts import setup_label
+from dashboard.style import nation_order
 
 RUNS_KEY = "compare_runs"
 PENDING_KEY = "compare_pending"  # runs just played, selected on the next rerun (before the widget exists)
-# The grid sizes columns by their first characters, which cut run names such as even_spread-heuristic-150-s1.
-RUN_COLUMN = {"run": st.column_config.TextColumn("run", width="medium")}
+HEURISTIC = "heuristic in every seat"
+SEARCH = "one mcts seat (rotating) + heuristics"
+CONTROL = "random in every seat (control)"
+LINEUP_CHOICES = (HEURISTIC, SEARCH, CONTROL)
+# Short names of the tests in the tables (core.compare's metric ids).
+TEST_LABELS = {"seat_balance": "seat gap", "seat_scores": "seat scores", "seat_outcomes": "winners",
+               "rounds": "game length", "lead_changes": "lead changes", "margin": "margin"}
+EFFECT_UNITS = {"seat_scores": "pts", "margin": "pts", "rounds": "rounds", "lead_changes": "changes"}
+# Grids size columns by their first characters, which would cut setup names and line-ups; every table
+# fits the main area of a 1366 px screen beside the sidebar (about 900 px).
+CELL_COLUMNS = {"setup": st.column_config.TextColumn("setup", width=120),
+                "lineup": st.column_config.TextColumn("line-up", width=160),
+                "n": st.column_config.NumberColumn("n", width=55, help="the cell's finished games")}
 
+
+# ----- playing a new comparison -----
 
 def new_comparison(catalog) -> None:
-    """Play a few games per chosen setup (ordinary runs, found again when asked for twice) and select them."""
+    """The form: setups × line-ups, games per cell (fewer for a search bot's cells); the runs are
+    ordinary runs named after what they hold, so asking twice finds them finished."""
     with st.expander("Play a new comparison", expanded=False):
         with st.form("new_comparison"):
             names = setup_names(frame.setups_dir())
             setups = st.multiselect("Setups", names, default=[n for n in simulations.DEFAULT_SETUPS if n in names],
-                                    help="standard, variant, or a custom setup (Setup editor page)",
-                                    key="new_setups")
-            left, middle, right = st.columns(3)
-            games = left.number_input("Games per setup", min_value=2, max_value=1000, value=100, step=10,
-                                      key="new_games")
-            bots = sorted(BOTS)
-            bot = middle.selectbox("Bot in every seat", bots, index=bots.index(simulations.default_bot()),
-                                   key="new_bot")
-            seed = right.number_input("Seed", min_value=0, value=simulations.DEFAULT_SEED, step=1, key="new_seed")
+                                    help="standard, variant, or a custom setup (Setup editor page)", key="new_setups")
+            lineups = st.multiselect("Line-ups", LINEUP_CHOICES, default=[HEURISTIC, CONTROL], key="new_lineups",
+                                     help=f"{HEURISTIC}: {simulations.default_bot()} bots (each seat its own seed and "
+                                          f"draws, so they play varied games); {SEARCH}: the search bot in one seat, "
+                                          f"turned by one seat per game, {simulations.default_bot()} bots in the "
+                                          f"others; {CONTROL}: what a seat is worth when nobody plays well")
+            left, middle, right, far = st.columns(4)
+            games = left.number_input("Games per cell", min_value=2, max_value=1000, value=100, step=10,
+                                      key="new_games", help="per setup and line-up")
+            search_games = middle.number_input("Games per search cell", min_value=2, max_value=1000,
+                                               value=simulations.SEARCH_GAMES, step=10, key="new_search_games",
+                                               help="the cells of the mcts line-up: a search bot plays slowly "
+                                                    "(tens of seconds a game at 50 playouts)")
+            budget = right.text_input("Search budget", value=simulations.SEARCH_BUDGET, key="new_budget",
+                                      help="the search seat's bot spec (docs/search.md): playouts per decision, "
+                                           "e.g. mcts:playouts=200, or a time, e.g. mcts:seconds=0.5")
+            seed = far.number_input("Seed", min_value=0, value=simulations.DEFAULT_SEED, step=1, key="new_seed")
+            st.caption("The search bot's cells play fewer games, so their intervals are wider and a difference must "
+                       "be larger to be found there; a cell's n is shown beside each of its rates.")
             submitted = st.form_submit_button("Play and compare", type="primary")
         if not submitted:
             return
-        if len(setups) < 1:
-            st.warning("Choose at least one setup.")
+        if not setups or not lineups:
+            st.warning("Choose at least one setup and one line-up.")
             return
+        chosen = [{HEURISTIC: simulations.every_seat(simulations.default_bot()),
+                 SEARCH: simulations.one_seat(str(budget or simulations.SEARCH_BUDGET).strip()),
+                 CONTROL: simulations.every_seat(simulations.CONTROL_BOT)}[choice] for choice in lineups]
         bar = st.progress(0.0, text="0 games played")
         try:
-            played = simulations.simulate_setups(catalog, setups, int(games), bot, int(seed),
-                                                 setups_dir=frame.setups_dir(),
-                                                 on_progress=frame.progress_callback(bar))
+            played = simulations.simulate_grid(catalog, setups, chosen, int(games), int(search_games), int(seed),
+                                               setups_dir=frame.setups_dir(), on_progress=frame.progress_callback(bar))
         except ImperialError as exc:
             frame.show_error("The comparison could not be played.", exc)
             return
@@ -63,95 +97,267 @@ def choose_runs(catalog) -> tuple[str, ...]:
         # One new run joins the runs already chosen; two or more are a comparison of their own.
         kept = [] if len(played) > 1 else [n for n in st.session_state.get(RUNS_KEY, []) if n not in played]
         st.session_state[RUNS_KEY] = kept + played
-    elif RUNS_KEY not in st.session_state:  # first visit: the sidebar's run and the newest other one
-        picked = frame.selected_run()
-        st.session_state[RUNS_KEY] = sorted(names, key=lambda name: name != picked)[:2]
+    elif RUNS_KEY not in st.session_state:  # first visit: the address's runs, the first start's grid, or two runs
+        default = simulations.default_run_names()
+        linked = [name for name in st.query_params.get("runs", "").split(",") if name in names]
+        if linked:  # /compare?runs=a,b,c: a comparison to link to
+            st.session_state[RUNS_KEY] = linked
+        elif set(default) <= set(names):
+            st.session_state[RUNS_KEY] = default
+        else:
+            picked = frame.selected_run()
+            st.session_state[RUNS_KEY] = sorted(names, key=lambda name: name != picked)[:2]
     return tuple(st.multiselect("Runs to compare", names, key=RUNS_KEY,
-                                help="two or more runs of the catalogue, e.g. one per setup"))
+                                help="runs of the catalogue; those of one setup and line-up are pooled in one cell"))
 
 
-def summary(result: comparison.Comparison, overview) -> None:
+# ----- the comparison -----
+
+def overview(c) -> None:
+    st.dataframe(c.runs.assign(setup=c.runs["setup"].map(setup_label)).rename(columns={"n": "games"}),
+                 hide_index=True, column_config={"run": st.column_config.TextColumn("run", width=280),
+                                                 "setup": st.column_config.TextColumn("setup", width=160),
+                                                 "lineup": st.column_config.TextColumn("line-up", width=240),
+                                                 "players": st.column_config.NumberColumn("players", width=70),
+                                                 "games": st.column_config.NumberColumn("games", width=70)})
+    st.caption(f"{len(c.cells)} cells, each a setup played by one line-up (a run's bots as `core.bots.lineup_text` "
+               "names them); the runs of one cell are pooled. Only finished games count.")
+    if "mixed" in set(c.runs["lineup"]):
+        st.warning("Some runs do not name their bots (imported games): they form the line-up “mixed”, whose "
+                   "games may have been played by anybody.")
+
+
+def plain(text: str) -> str:
+    """``text`` as markdown shows it literally: every character markdown (or Streamlit's colour and
+    emoji codes) could read is escaped."""
+    return re.sub(r"([\\`*_{}\[\]()<>#+\-.!|:~$])", r"\\\1", text)
+
+
+def summary(c) -> None:
     st.subheader("Summary")
-    bots = "; ".join(f"{row.run}: {row.bots}" for row in overview.itertuples())
-    st.caption(f"{len(result.tests)} tests at α = {ALPHA}: the {PROPORTION_TEST} for win rates, the {RANK_TEST} for "
-               f"scores, margins, lengths and lead changes, and the {SHARES_TEST} for each run's seats. p-values "
-               "are Holm-adjusted over all of them, so only differences unlikely to be chance are named. Each "
-               f"finding holds for the bots of its runs only ({bots}).")
-    lines = result.summary()
-    if lines:
-        st.markdown("\n".join(f"- {line}" for line in lines))
-    else:
-        st.info("No difference between these runs is statistically significant at α = 0.05. More games per run "
-                "would detect smaller differences.")
-
-
-def bot_rates(catalog, overview) -> None:
-    """Per bot, in each run that seats two or more: a run of one bot says nothing about bots (that
-    bot wins every game it finishes), so it is left out."""
-    tables = [ladder.bot_table(cache.standings(catalog, run)) for run in overview["run"]]
-    tables = [table for table in tables if len(table) > 1]
-    if not tables:
+    st.caption(f"{len(c.tests)} tests, the game the unit of each, Holm-adjusted together at α = {stats.ALPHA}. A "
+               "finding is a difference significant under at least one line-up; it names the bots it was found "
+               f"with, says where it holds, and is {CONDITIONAL}: other bots may play the setups otherwise.")
+    if not c.findings:
+        st.info(f"No finding: no difference in these {len(c.games)} games is significant at α = {stats.ALPHA} after "
+                "Holm's adjustment. That is not evidence that the setups are alike: more games per cell detect "
+                "smaller differences (see the intervals below).")
         return
-    rates = pd.concat(tables, ignore_index=True)
-    st.plotly_chart(charts.win_rates(rates, "bot", "Win rate per bot, in the runs of two or more bots"))
-    st.caption(f"A bot wins a game when one of its seats is among the winners ({WINS_COUNTED}); 95% Wilson "
-               "intervals. Each rate holds for the bots of its own run only (see the League page for the ladder); "
-               "a run whose bots keep their seats counts the seats' advantage too.")
-    st.dataframe(rates[["run", "bot", "games", "wins", "rate", "low", "high", "fair", "ordinal"]], hide_index=True,
-                 column_config=RUN_COLUMN | {
-                     "rate": st.column_config.NumberColumn("win rate", format="percent"),
-                     "low": st.column_config.NumberColumn("95% CI low", format="percent"),
-                     "high": st.column_config.NumberColumn("95% CI high", format="percent"),
-                     "fair": st.column_config.NumberColumn("fair share", format="percent"),
-                     "ordinal": st.column_config.NumberColumn("rating (ordinal)", format="%.2f")})
+    for i, finding in enumerate(c.findings, start=1):
+        body = (f"**{i}.** {plain(finding['text'])}  \n"
+                f"Holm-adjusted {plain(stats.format_p(finding['holm_p']))} · {plain(finding['where'])}")
+        if finding["reverses"]:
+            st.warning(f"⚠ **Reverses between line-ups** (under {plain(', '.join(finding['reverses_in']))}): the "
+                       "direction depends on the bots.\n\n" + body, icon=":material/warning:")
+        else:
+            st.markdown(body)
 
 
-def win_rates(result: comparison.Comparison, overview) -> None:
-    players = set(overview["players"])
-    fair = 1 / players.pop() if len(players) == 1 else None  # one fair share only when all runs seat as many
+def grid(c, governments: pd.DataFrame) -> None:
+    st.subheader("The grid: who wins, per setup and line-up")
+    st.plotly_chart(charts.cell_win_rates(c.seats, c.lineups))
+    st.caption("Each seat's win rate in each cell with its 95% Wilson interval; n is the cell's finished games (a "
+               "shared win counts for every sharer, §10). The dotted line is a fair game's share.")
+    show_rates(rate_table(c.seats, "seat", "n", seat_name))
     left, right = st.columns(2)
-    left.plotly_chart(charts.win_rates(result.seats, "seat", "Win rate by seat", fair))
-    right.plotly_chart(charts.win_rates(result.governments, "nation",
-                                        "Win rate of the player governing each nation at the start"))
-    table = result.balance.assign(best_seat=result.balance["best_seat"].map(player_label),
-                                  worst_seat=result.balance["worst_seat"].map(player_label))
-    st.dataframe(table, hide_index=True, column_config=RUN_COLUMN | {
-        "balance": st.column_config.NumberColumn("balance", format="%.2f",
-                                                 help="1 − the largest gap between the seats' win rates"),
-        "best_rate": st.column_config.NumberColumn(format="percent"),
-        "worst_rate": st.column_config.NumberColumn(format="percent"),
-        "p_even_shares": st.column_config.NumberColumn("p (equal shares)", format="%.3f")})
+    left.plotly_chart(charts.seat_gaps(c.cells, c.lineups))
+    cells = pd.DataFrame({"setup": c.cells["setup"].map(setup_label), "lineup": c.cells["lineup"], "n": c.cells["n"],
+                          "gap": [f"{_pct(g)} [{_pct(lo, '')}, {_pct(hi, '')}]" for g, lo, hi in
+                                  zip(c.cells["gap"], c.cells["gap_low"], c.cells["gap_high"])],
+                          "chance": c.cells["fair_gap"].map(_pct)})
+    right.dataframe(cells, hide_index=True, column_config={  # half the width: every column narrow
+        "setup": st.column_config.TextColumn("setup", width=100),
+        "lineup": st.column_config.TextColumn("line-up", width=110),
+        "n": st.column_config.NumberColumn("n", width=45, help="the cell's finished games"),
+        "gap": st.column_config.TextColumn("gap [95% CI]", width=105, help="best seat's win rate − the worst seat's"),
+        "chance": st.column_config.TextColumn("by chance", width=70,
+                                              help="the median gap of a fair game with as many games")})
+    right.caption("The gap's interval is bootstrapped over games. Even a fair game shows a gap (“by chance”): a gap "
+                  "is read against it, and the chi-square test of equal shares decides (Every test below).")
+    bots(c)
+    starting_governments(c, governments)
 
 
-def distributions(result: comparison.Comparison) -> None:
-    columns = st.columns(2)
-    for i, metric in enumerate(queries.METRICS):
-        label, unit = METRIC_LABELS[metric]
-        columns[i % 2].plotly_chart(charts.distributions(result.frequencies[metric], label, unit))
-    table = result.metrics.assign(metric=result.metrics["metric"].map(lambda m: METRIC_LABELS[m][0]))
-    st.dataframe(table, hide_index=True, column_config=RUN_COLUMN | {
-        "low": st.column_config.NumberColumn("95% CI low", format="%.1f"),
-        "high": st.column_config.NumberColumn("95% CI high", format="%.1f"),
-        "mean": st.column_config.NumberColumn(format="%.1f")})
+def _pct(x: float, sign: str = "%") -> str:
+    return "–" if x != x else f"{100 * x:.0f}{sign}"
+
+
+def rate_table(rates: pd.DataFrame, key: str, n: str, name=str) -> pd.DataFrame:
+    """One row per cell, a column per seat (or nation): "21% [14, 31]", the win rate and its 95% Wilson
+    interval, beside the cell's n; a rate over fewer games (a nation nobody governed in some games)
+    says its own n."""
+    rows = []
+    for (setup, lineup), part in rates.groupby(["setup", "lineup"], sort=True, observed=True):
+        most = int(part[n].max())
+        row = {"setup": setup_label(setup), "lineup": lineup, "n": most}
+        for r in part.itertuples():
+            own = "" if getattr(r, n) == most else f" n={getattr(r, n)}"
+            row[name(getattr(r, key))] = f"{_pct(r.rate)} [{_pct(r.low, '')}, {_pct(r.high, '')}]{own}"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def show_rates(table: pd.DataFrame) -> None:
+    """A rate table: up to six rate columns of 90 px beside the cell's names fit the main area."""
+    rates = {name: st.column_config.TextColumn(name, width=90, help="win rate [95% Wilson interval]")
+             for name in table.columns if name not in CELL_COLUMNS}
+    st.dataframe(table, hide_index=True, column_config=CELL_COLUMNS | rates)
+
+
+def bots(c) -> None:
+    """Per bot, in the cells of two or more bots (a cell of one bot says nothing about bots)."""
+    if c.bots.empty:
+        return
+    rates = c.bots.assign(cell=[f"{setup_label(s)} · {lineup}" for s, lineup in zip(c.bots["setup"],
+                                                                                    c.bots["lineup"])])
+    st.plotly_chart(charts.win_rates(rates, "bot", "Win rate per bot, in the cells of two or more bots", group="cell",
+                                     n="n", fair="fair"))
+    st.caption("A bot wins a game when one of its seats is among the winners; its fair share is the share of seats it "
+               "holds. 95% Wilson intervals; n is the cell's games. A rotating line-up gives every seat the bot "
+               "equally often, so its rate is the bot's, not its seat's.")
+    table = pd.DataFrame({"setup": rates["setup"].map(setup_label), "lineup": rates["lineup"], "bot": rates["bot"],
+                          "n": rates["n"], "wins": rates["wins"],
+                          "rate": [f"{_pct(r)} [{_pct(lo, '')}, {_pct(hi, '')}]" for r, lo, hi in
+                                   zip(rates["rate"], rates["low"], rates["high"])],
+                          "fair": rates["fair"].map(_pct)})
+    st.dataframe(table, hide_index=True, column_config=CELL_COLUMNS | {
+        "bot": st.column_config.TextColumn("bot", width="medium"),
+        "rate": st.column_config.TextColumn("win rate [95% CI]", width=130),
+        "fair": st.column_config.TextColumn("fair share", width=80, help="the share of the seats it holds")})
+
+
+def government_rates(c, governments: pd.DataFrame) -> pd.DataFrame:
+    """queries.government_wins of the runs pooled per cell, with Wilson intervals: cell, setup, lineup,
+    nation, games, wins, rate, low, high."""
+    cells = c.runs[["run", "setup", "lineup"]]
+    table = governments.merge(cells, on="run").groupby(["setup", "lineup", "nation"], as_index=False,
+                                                       observed=True)[["games", "wins"]].sum()
+    bounds = [stats.wilson(k, n) for k, n in zip(table["wins"], table["games"])]
+    return table.assign(cell=[f"{setup_label(s)} · {lineup}" for s, lineup in zip(table["setup"], table["lineup"])],
+                        rate=table["wins"] / table["games"], low=[b[0] for b in bounds], high=[b[1] for b in bounds])
+
+
+def starting_governments(c, governments: pd.DataFrame) -> None:
+    table = government_rates(c, governments)
+    if table.empty:
+        return
+    st.plotly_chart(charts.win_rates(table, "nation", "Win rate of the player governing each nation at the start",
+                                     group="cell"))
+    st.caption("Descriptive only, no test: in a setup that fixes the governments, the player governing a nation is "
+               "always the same seat, so a test here would repeat the seat tests. 95% Wilson intervals.")
+    ordered = table.assign(order=table["nation"].map(nation_order().index)).sort_values(["setup", "lineup", "order"])
+    show_rates(rate_table(ordered, "nation", "games"))
+
+
+def per_game(c) -> None:
+    st.subheader("Per game: length, lead changes, margin, scores")
+    columns = st.columns(3)
+    for column, (metric, (label, unit)) in zip(columns, METRICS.items()):
+        column.plotly_chart(charts.cell_distributions(c.games, metric, label.capitalize(), unit, c.lineups))
+    st.dataframe(means_table(c), hide_index=True, column_config=CELL_COLUMNS)
+    st.caption("Means with their 95% t intervals, one value per finished game; lead changes count the nation "
+               "turns after which another seat alone leads the score (ties name no leader). Between two setups of "
+               "one line-up, Welch's t test compares each mean (Every test below).")
+    st.plotly_chart(charts.seat_scores(c.seats, c.lineups))
+    st.caption("Each seat's final score minus its game's mean score, averaged over the cell's games, with the 95% t "
+               "interval: the seat's score advantage. Hotelling's T² tests all seats of a cell at once.")
+
+
+def means_table(c) -> pd.DataFrame:
+    rows = []
+    for (setup, lineup), part in c.games.groupby(["setup", "lineup"], sort=True, observed=True):
+        row = {"setup": setup_label(setup), "lineup": lineup, "n": len(part)}
+        for metric, (label, unit) in METRICS.items():
+            mean, low, high = stats.mean_ci(part[metric])
+            row[f"{label} ({unit})"] = f"{mean:.1f}" + ("" if low != low else f" ({low:.1f}–{high:.1f})")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def structures(c) -> None:
+    st.subheader("The setups' structure")
+    st.caption("Who holds what and who governs on how much credit at the start, and which single bond transaction "
+               "hands a government to another seat in the first investor round: where a seat bias may come from.")
+    for setup in c.setups:
+        with st.expander(setup_label(setup)):
+            from dashboard.structureview import show_structure  # the colleague's view, imported when shown
+
+            path = Path(str(setup))
+            if str(setup).endswith(".json"):  # a setup played from another folder is labelled by its path
+                show_structure(path.stem, path.parent)
+            else:
+                show_structure(str(setup), frame.setups_dir())
+
+
+def effect_text(row) -> str:
+    """A test's effect with its 95% interval, in the test's own unit."""
+    if row.metric in ("seat_balance", "seat_outcomes"):  # win rates: percentage points
+        scale, unit, sign = 100, " pp", "+" if row.metric == "seat_outcomes" else ""
+    else:
+        scale, unit, sign = 1, " " + EFFECT_UNITS.get(row.metric, ""), "+"
+    if row.effect != row.effect:
+        return "–"
+    number = f"{{:{sign}.{0 if scale == 100 else 1}f}}"
+    bounds = "" if row.low != row.low else f" [{number.format(scale * row.low)}, {number.format(scale * row.high)}]"
+    return number.format(scale * row.effect) + bounds + unit
+
+
+def every_test(c) -> None:
+    st.subheader("Every test")
+    methods = "; ".join(f"{TEST_LABELS[m]}: {TEST_NAMES[m]}" for m in ("seat_balance", "seat_scores", "seat_outcomes"))
+    st.caption(f"Unit: the game. Tests: {methods}; game length, lead changes, margin: {TEST_NAMES['rounds']}. Holm p "
+               f"adjusts every p of the comparison together; ✓: significant at α = {stats.ALPHA}. Effects: win rates "
+               "in percentage points (pp), scores and margins in points (pts).")
+    tests = c.tests.reset_index(drop=True)
+    shown = pd.DataFrame({
+        "#": range(1, len(tests) + 1),
+        "test": tests["metric"].map(TEST_LABELS),
+        "setup": tests["setup"].map(setup_label),
+        "vs": tests["versus"].map(lambda v: "–" if v is None or v != v else setup_label(v)),
+        "lineup": tests["lineup"],
+        "effect": [effect_text(row) for row in tests.itertuples()],
+        "p": tests["p"], "holm_p": tests["holm_p"], "significant": tests["significant"],
+        "n": tests["n"], "unit": tests["unit"]})
+    st.dataframe(shown, hide_index=True, key="every_test", column_config={
+        "#": st.column_config.NumberColumn("#", width=36),
+        "test": st.column_config.TextColumn("test", width=92),
+        "setup": st.column_config.TextColumn("setup", width=110),
+        "vs": st.column_config.TextColumn("vs", width=110, help="the other setup of a comparison of two setups"),
+        "lineup": st.column_config.TextColumn("line-up", width=120),
+        "effect": st.column_config.TextColumn("effect [95% CI]", width=150,
+                                              help="what is measured: the table below, by #"),
+        "p": st.column_config.NumberColumn("p", format="%.3g", width=62),
+        "holm_p": st.column_config.NumberColumn("Holm p", format="%.3g", width=62),
+        "significant": st.column_config.CheckboxColumn("✓", width=32, help=f"Holm p < {stats.ALPHA}"),
+        "n": st.column_config.NumberColumn("n", width=50, help="games"),
+        "unit": st.column_config.TextColumn("unit", width=48)})
+    with st.expander("What each test measures"):
+        st.dataframe(pd.DataFrame({"#": range(1, len(tests) + 1), "id": tests["id"], "subject": tests["subject"],
+                                   "effect": tests["effect_name"]}), hide_index=True, column_config={
+            "#": st.column_config.NumberColumn("#", width=40),
+            "id": st.column_config.TextColumn("id (imperial compare --json)", width="large"),
+            "subject": st.column_config.TextColumn("subject", width=90),
+            "effect": st.column_config.TextColumn("effect", width="large")})
 
 
 st.title("Compare bond distributions")
 catalog = frame.catalog_path()
 new_comparison(catalog)
 runs = choose_runs(catalog)
-if len(runs) < 2:
-    st.info("Choose two or more runs to compare, or play a new comparison above.")
+if not runs:
+    st.info("Choose one or more runs to compare (say one per setup and line-up), or play a new comparison above.")
     st.stop()
-overview = cache.load(queries.overview, catalog, runs)
-st.dataframe(overview, hide_index=True, column_config=RUN_COLUMN)
-if overview["bots"].nunique() > 1:
-    st.warning("These runs use different bots: a difference may come from the bots rather than the setup.")
-result = cache.compare(catalog, runs)
-summary(result, overview)
-st.subheader("Who wins")
-bot_rates(catalog, overview)
-win_rates(result, overview)
-st.subheader("Scores, margins, lengths and lead changes")
-distributions(result)
-with st.expander("Every test"):
-    st.dataframe(result.tests, hide_index=True)
+try:
+    result = cache.compare(catalog, runs)
+except ImperialError as exc:  # e.g. a run removed from the catalogue since the list was read
+    frame.show_error("These runs cannot be compared.", exc)
+    st.stop()
+if result.games is None or result.games.empty:
+    st.info("These runs have no finished games to compare.")
+    st.stop()
+overview(result)
+summary(result)
+grid(result, cache.load(queries.government_wins, catalog, runs))
+per_game(result)
+structures(result)
+every_test(result)

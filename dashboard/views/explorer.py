@@ -18,12 +18,14 @@ import streamlit as st
 from core.catalog import list_runs
 from core.errors import LogError
 from dashboard import frame
+from dashboard.cards import nation_cards
 from dashboard.explain import explain, rule_title
 from dashboard.explorer_queries import game_log, run_games
 from dashboard.mapview import map_figure
-from dashboard.nationview import bonds_figure, nation_summaries
+from dashboard.nationview import bonds_figure
 from dashboard.rondelview import rondel_figure
-from dashboard.style import NATION_COLOURS, NATION_NAMES, player_label
+from dashboard.rules_text import link_sections, section_link
+from dashboard.style import NATION_NAMES, player_label
 from dashboard.timeline import Snapshot, Timeline, event_groups, timeline_from_text
 
 TURN_KEY, ACTION_KEY, PLAY_KEY = "explorer_turn", "explorer_action", "explorer_playing"
@@ -31,7 +33,6 @@ GAME_KEY, TICKING_KEY = "explorer_game", "explorer_ticking"
 SHOWN_KEY = "explorer_shown_turn"  # the turn last shown, kept while another page drops the slider's state
 CATALOGUE, UPLOAD = "a run of the catalogue", "an uploaded move log"
 PLAY_SECONDS = 1.0  # one nation turn per second while playing
-PLURALS = {"flag": "flags", "army": "armies", "fleet": "fleets", "factory": "factories"}
 
 
 # ----- cached loading (keyed by the catalogue file's change time, so new runs show up) -----
@@ -202,10 +203,10 @@ def _views(snapshot: Snapshot, position: dict, groups: list) -> None:
         with st.container(height=360):
             _events(groups, snapshot.nation)
     with rondel:
-        st.markdown("**Rondel** (§6)")
+        st.markdown(f"**Rondel** ({section_link('§6', '§6')})")
         st.plotly_chart(rondel_figure(position, snapshot.nation), key="explorer_rondel")
-    _nation_cards(position, snapshot.nation)
-    st.markdown("**Bonds**: credit sums (§9) with the bond numbers; ★ marks the government")
+    nation_cards(position, snapshot.nation)
+    st.markdown(f"**Bonds**: credit sums ({section_link('§9', '§9')}) with the bond numbers; ★ marks the government")
     st.plotly_chart(bonds_figure(position), key="explorer_bonds")
 
 
@@ -222,29 +223,10 @@ def _events(groups: list, active: str | None) -> None:
         if step is not None:
             who = "Chance" if step.player < 0 else player_label(step.player)
             st.markdown(f"**{step.index}. {who}:** `{step.text}`")
-        st.markdown("\n".join(f"- {explain(event, active)}" for event in events))
+        st.markdown("\n".join(f"- {link_sections(explain(event, active))}" for event in events))
     rules = dict.fromkeys(event["rule"] for _, events in groups for event in events)
     if rules:
-        st.caption("Rules: " + " · ".join(rule_title(rule) for rule in rules) + " (RULES.md)")
-
-
-def _nation_cards(position: dict, active: str | None) -> None:
-    """One card per nation: government, treasury, power (§10), rondel space, flags, units, factories."""
-    for col, n in zip(st.columns(6), nation_summaries(position)):
-        with col.container(border=True):
-            turn = " ◀" if n["nation"] == active else ""
-            gov = f"{player_label(n['government'])} governs" if n["government"] is not None else "no government"
-            occupied = f", {n['occupied']} occupied" if n["occupied"] else ""
-            st.markdown(f"<span style='color:{NATION_COLOURS[n['nation']]}'>■</span> **{n['name']}**{turn}  \n"
-                        f"{gov}  \ntreasury {n['treasury']}m  \n{n['power_points']} PP, factor {n['power_factor']}  \n"
-                        f"rondel: {n['rondel'] or 'not yet'}  \n{_count(n['flags'], 'flag')}  \n"
-                        f"{_count(n['armies'], 'army')}, {_count(n['fleets'], 'fleet')}  \n"
-                        f"{_count(n['factories'], 'factory')}{occupied}",
-                        unsafe_allow_html=True)
-
-
-def _count(count: int, noun: str) -> str:
-    return f"{count} {noun if count == 1 else PLURALS[noun]}"
+        st.caption("Rules: " + " · ".join(section_link(rule, rule_title(rule)) for rule in rules))
 
 
 # ----- the page -----

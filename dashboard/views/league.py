@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.bots import bot_classes, canonical_spec
+from core.bots import bot_classes, canonical_spec, lineup_text
 from core.errors import ImperialError, SetupError
 from core.interface import seat_name
 from core.league import MAX_BOTS, MIN_BOTS, WINS_COUNTED
 from core.setups import setup_names
 from dashboard import cache, charts, frame, ladder, simulations
-from dashboard.stats import even_shares_p, format_p
+from core.stats import even_shares, format_p
 
 RUN_KEY = "league_run"
 PENDING_KEY = "league_pending"  # the league just played, chosen on the next rerun (before the widget exists)
@@ -100,7 +100,7 @@ def choose_run(catalog) -> str | None:
         return None
     ordered = runs.sort_values("rotate", ascending=False, kind="stable")  # already newest first
     names = list(ordered["name"])
-    lineups = {row.name: ladder.lineup_text(row.bots, row.rotate) for row in ordered.itertuples()}
+    lineups = {row.name: lineup_text(row.bots, row.rotate) for row in ordered.itertuples()}
     if PENDING_KEY in st.session_state:
         played = st.session_state.pop(PENDING_KEY)
         if played in names:
@@ -155,7 +155,7 @@ def seat_section(standings: dict) -> None:
     if seats.empty:
         return
     st.plotly_chart(charts.win_rates(seats, "seat", "Win rate by seat", 1 / standings["players"]))
-    p = even_shares_p(seats["wins"])
+    p = even_shares(seats["wins"])
     if standings["rotate"]:
         why = "every bot plays every seat equally often, so a difference here is the seat's (turn order, the deal)"
     elif len(standings["bots"]) == 1:
@@ -182,5 +182,5 @@ row = cache.runs(catalog).set_index("name").loc[run]
 if not result["games"]:
     st.info(f"Run {run} has no finished game whose bots are known (imported games may not name them).")
     st.stop()
-ladder_section(result, ladder.lineup_text(row["bots"], row["rotate"]))
+ladder_section(result, lineup_text(row["bots"], row["rotate"]))
 seat_section(result)

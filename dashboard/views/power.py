@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 import streamlit as st
 
-from dashboard import cache, charts, frame, queries, stats
+from core import stats
+from dashboard import cache, charts, frame, queries
 from dashboard.style import player_label
 
 
@@ -60,7 +63,7 @@ def one_game(catalog, run: str) -> None:
 
 def mean_metric(column, label: str, frequencies, hint: str | None = None) -> None:
     """The mean of a per-game figure, its 95% t interval below it (none under 2 games)."""
-    mean, low, high = stats.mean_ci(frequencies["value"], frequencies["n"])
+    mean, low, high = stats.mean_ci(np.repeat(frequencies["value"].to_numpy(), frequencies["n"].to_numpy()))
     column.metric(label, f"{mean:.1f}", help=hint)
     if not math.isnan(low):
         column.caption(f"95% CI {low:.1f}–{high:.1f}")
