@@ -243,7 +243,8 @@ def findings(c: Comparison) -> list[dict]:
         if significant.empty:
             continue
         ref = significant.sort_values("holm_p").iloc[0]
-        status = {lineup: "not played" for lineup in c.lineups}
+        seats = _players(c, ref.setup, ref.lineup)  # line-ups of another player count cannot play this setup
+        status = {lineup: "not played" for lineup in sorted(c.cells[c.cells["players"] == seats]["lineup"].unique())}
         for row in group.itertuples():
             status[row.lineup] = _status(c, row, ref)
         holds = [lineup for lineup, s in status.items() if s == "holds"]

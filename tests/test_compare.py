@@ -142,3 +142,11 @@ def test_an_unknown_run_is_one_line(lab, capsys):  # noqa: F811
     assert main(["compare", "nope", "--catalog", str(lab.catalog)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no run 'nope'" in err
+
+
+def test_line_ups_of_another_player_count_are_not_listed_as_not_played():
+    three = "heuristic,heuristic,heuristic"
+    c = build(games("x-h", "x", H, [(0, 80), (1, 10), (2, 5), (3, 5)]),
+              games("z-3", "z", three, [(0, 30), (1, 30), (2, 30)], players=3))
+    [balance] = [f for f in c.findings if f["metric"] == "seat_balance"]
+    assert set(balance["status"]) == {"heuristic ×4"} and balance["not_played_in"] == []

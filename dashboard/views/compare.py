@@ -63,7 +63,8 @@ def new_comparison(catalog) -> None:
             search_games = middle.number_input("Games per search cell", min_value=2, max_value=1000,
                                                value=simulations.SEARCH_GAMES, step=10, key="new_search_games",
                                                help="the cells of the mcts line-up: a search bot plays slowly "
-                                                    "(tens of seconds a game at 50 playouts)")
+                                                    "(at 50 playouts about 40 CPU seconds a game: 60 games take "
+                                                    "some 20 minutes on two cores)")
             budget = right.text_input("Search budget", value=simulations.SEARCH_BUDGET, key="new_budget",
                                       help="the search seat's bot spec (docs/search.md): playouts per decision, "
                                            "e.g. mcts:playouts=200, or a time, e.g. mcts:seconds=0.5")

@@ -30,6 +30,7 @@ from core.session import PlaySession
 from core.setups import PRESETS, load_setup, read_setup_file, setup_names
 from dashboard import frame, playview
 from dashboard.cards import nation_cards
+from dashboard.rules_text import link_sections
 from dashboard.mapview import map_figure
 from dashboard.nationview import bonds_figure
 from dashboard.rondelview import rondel_figure
@@ -54,6 +55,11 @@ _MARKDOWN = str.maketrans({c: "\\" + c for c in "\\`*_[]<>#|~$"})
 def _md(text: str) -> str:
     """Text shown as written by markdown (no emphasis, links, emoji or formulas; an arrow stays ->)."""
     return text.translate(_MARKDOWN).replace("->", "-\\>")
+
+
+def _linked(text: str) -> str:
+    """``_md(text)`` with its rule references, like (§7.1), linked to the Rules page."""
+    return link_sections(_md(text))
 
 
 def _folder():
@@ -367,21 +373,21 @@ def _decision(session: PlaySession) -> None:
 
 def _group(session: PlaySession, g: int, heading: str, items: list) -> None:
     changes = session.changes
-    st.markdown(f"**{_md(heading)}**")
+    st.markdown(f"**{_linked(heading)}**")
     if 4 <= len(items) <= BUTTONS_MAX and max(len(c.detail) for c in items) <= GRID_DETAIL:
         cells = st.columns(2)
         for k, c in enumerate(items):
             with cells[k % 2]:
                 st.button(_md(c.words), key=f"play_choice_{changes}_{c.number}", on_click=_choose,
                           args=(changes, c.number), width="stretch", help=f"`{c.text}` (choice {c.number})")
-                st.caption(_md(c.detail) if c.detail else f"`{c.text}`")
+                st.caption(_linked(c.detail) if c.detail else f"`{c.text}`")
         return
     if len(items) <= BUTTONS_MAX:
         for c in items:
             button, words = st.columns([1.25, 1.6], vertical_alignment="center")
             button.button(_md(c.words), key=f"play_choice_{changes}_{c.number}", on_click=_choose,
                           args=(changes, c.number), width="stretch", help=f"`{c.text}` (choice {c.number})")
-            words.caption(_md(c.detail) if c.detail else f"`{c.text}`")
+            words.caption(_linked(c.detail) if c.detail else f"`{c.text}`")
         return
     key = f"play_list_{changes}_{g}"
     by_number = {c.number: c for c in items}
@@ -444,7 +450,7 @@ def _steps(session: PlaySession, steps: list) -> None:
     blocks = []
     for s in steps:
         who = s.who if s.player == CHANCE or s.player in session.humans else f"{s.who} [{session.seats[s.player]}]"
-        events = [f"- {_md(line.strip())}" for line in s.lines if not line.strip().startswith("==")]
+        events = [f"- {_linked(line.strip())}" for line in s.lines if not line.strip().startswith("==")]
         blocks.append("\n".join([f"**{_md(who)}:** {_md(playview.plain(s.text))} · `{s.text}`", *events]))
         blocks += [f"**{_md(line.strip().lstrip('= '))}**" for line in s.lines if line.strip().startswith("==")]
     st.markdown("\n\n".join(blocks))
