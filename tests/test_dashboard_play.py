@@ -92,7 +92,7 @@ def test_a_person_plays_a_whole_game_against_random_bots(home):
     s = session(at)
     assert s.seats == [None, "random", "random"] and s.waiting_for() == 0
     page = texts(at.markdown)
-    assert "**Player A: " in page and "\\[§6 The rondel\\]" in page  # the decision, with its rule
+    assert "**Player A: " in page and "[§6 The rondel](/rules?section=6)" in page  # the decision, with its rule
     assert "**Rondel: where the nation goes ([§6](/rules?section=6))**" in page and "**What happened**" in page
     assert "first placement, free · builds a factory, 5m ([§7.1](/rules?section=7.1))" in texts(at.caption)
     assert len(at.get("plotly_chart")) == 3  # the map, the rondel, the bonds

@@ -20,6 +20,7 @@ why-not form are fragments inside it, so asking them does not redraw the board.
 from __future__ import annotations
 
 import random
+import re
 import time
 
 import streamlit as st
@@ -30,7 +31,7 @@ from core.session import PlaySession
 from core.setups import PRESETS, load_setup, read_setup_file, setup_names
 from dashboard import frame, playview
 from dashboard.cards import nation_cards
-from dashboard.rules_text import link_sections
+from dashboard.rules_text import link_sections, section_url
 from dashboard.mapview import map_figure
 from dashboard.nationview import bonds_figure
 from dashboard.rondelview import rondel_figure
@@ -49,12 +50,22 @@ SHOWN_MAX = 60  # moves listed under "What happened"
 MAP_HEIGHT = 440
 SLOW_SECONDS = 0.3  # bots' replies that take longer say who is thinking
 MAX_SEED = 2**31 - 1
+_RULE_AT_END = re.compile(r"\s*\[(§\d[\d.]*(?: Q\d+)?) ([^\]]*)\]$")  # describe.decision_lines' rule
 _MARKDOWN = str.maketrans({c: "\\" + c for c in "\\`*_[]<>#|~$"})
 
 
 def _md(text: str) -> str:
     """Text shown as written by markdown (no emphasis, links, emoji or formulas; an arrow stays ->)."""
     return text.translate(_MARKDOWN).replace("->", "-\\>")
+
+
+def _decision_line(line: str) -> str:
+    """The decision's line, its closing ``[§6 The rondel]`` a link to that section of the Rules page."""
+    rule = _RULE_AT_END.search(line)
+    if rule is None:
+        return _linked(line)
+    ref, title = rule.group(1), rule.group(2)
+    return f"{_md(line[:rule.start()])} [{ref} {_md(title)}]({section_url(ref)})"
 
 
 def _linked(text: str) -> str:
@@ -363,7 +374,7 @@ def _decision(session: PlaySession) -> None:
         return
     lines = session.decision_lines()
     with st.container(border=True):
-        st.markdown(f"**{_md(lines[0])}**")
+        st.markdown(f"**{_decision_line(lines[0])}**")
         if len(lines) > 1:
             st.caption("  \n".join(_md(line.strip()) for line in lines[1:]))
         for g, (heading, items) in enumerate(playview.grouped(playview.choices(session))):
