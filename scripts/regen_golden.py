@@ -3,8 +3,10 @@
     .venv/bin/python scripts/regen_golden.py
 
 Writes tests/golden/perft.json (position documents with their legal-action counts at depth 1
-and 2) and tests/golden/transcripts/*.txt (seeded random games, step by step). Run it after a
-deliberate rule change and review the diff: every changed count or line is a changed behaviour.
+and 2), tests/golden/transcripts/*.txt (seeded random games, step by step) and, when the rules
+specification is beside the repository, tests/golden/rules_md.json (its section numbers and the
+hashes of its 10-word runs, for tests/test_rules_reference.py). Run it after a deliberate rule
+change and review the diff: every changed count or line is a changed behaviour.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.golden_support import DEPTH, GAMES, PERFT_FILE, TRANSCRIPTS, perft_entries, record_transcript  # noqa: E402
+from tests.golden_support import (DEPTH, GAMES, PERFT_FILE, RULES_FINGERPRINT, RULES_MD, TRANSCRIPTS,  # noqa: E402
+                                  perft_entries, record_transcript, rules_fingerprint)
 
 
 def main() -> None:
@@ -32,6 +35,13 @@ def main() -> None:
         path = TRANSCRIPTS / f"{stem}.txt"
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         print(f"transcript {path.relative_to(PERFT_FILE.parents[2])}: {len(lines) - 6} steps; {lines[-1]}")
+    if RULES_MD.exists():
+        doc = rules_fingerprint(RULES_MD.read_text(encoding="utf-8"))
+        RULES_FINGERPRINT.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        print(f"rules fingerprint: {len(doc['numbers'])} headings, {len(doc['questions'])} questions, "
+              f"{len(doc['grams']) // 8} runs of {doc['gram_words']} words")
+    else:
+        print(f"rules fingerprint kept: {RULES_MD} is not there")
 
 
 if __name__ == "__main__":

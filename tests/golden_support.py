@@ -12,8 +12,10 @@ Shared by ``tests/test_golden.py`` (checks) and ``scripts/regen_golden.py`` (wri
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
+import re
 from pathlib import Path
 
 from core.bots import RandomBot
@@ -24,6 +26,11 @@ from tests.builders import act, maneuver, position
 GOLDEN = Path(__file__).resolve().parent / "golden"
 PERFT_FILE = GOLDEN / "perft.json"
 TRANSCRIPTS = GOLDEN / "transcripts"
+# What the rules reference's tests need of RULES.md, which lives outside the repository (../shared):
+# its numbered headings and questions, and a hash of every run of GRAM_WORDS words (not its text).
+RULES_MD = Path(__file__).resolve().parents[2] / "shared" / "imperial2030" / "RULES.md"
+RULES_FINGERPRINT = GOLDEN / "rules_md.json"
+GRAM_WORDS = 10
 DEPTH = 2
 
 
@@ -229,3 +236,25 @@ def replay_transcript(lines: list[str]) -> list[str]:
     else:
         out.append(end_line(state))
     return out
+
+
+def words(text: str) -> list[str]:
+    """The words of a text as the own-words test compares them."""
+    return re.findall(r"[a-z0-9§.']+", text.lower())
+
+
+def gram_hash(gram) -> str:
+    """8 hex digits of a run of words: with some 9,000 runs of RULES.md, a run of ours matches one by
+    chance with a probability of about 2 in a million."""
+    return hashlib.blake2b(" ".join(gram).encode(), digest_size=4).hexdigest()
+
+
+def rules_fingerprint(text: str) -> dict:
+    """RULES.md's numbered headings (## 7. …, ### 7.4 …), its questions (**Q2 …) and the hashes of
+    its runs of GRAM_WORDS words."""
+    spec = words(text)
+    grams = sorted({gram_hash(spec[k:k + GRAM_WORDS]) for k in range(len(spec) - GRAM_WORDS)})
+    return {"comment": "from ../shared/imperial2030/RULES.md; regenerate with scripts/regen_golden.py",
+            "numbers": re.findall(r"^#{2,4} (\d+(?:\.\d+)*)\.? ", text, re.MULTILINE),
+            "questions": re.findall(r"^\*\*Q(\d+) ", text, re.MULTILINE),
+            "gram_words": GRAM_WORDS, "grams": "".join(grams)}
