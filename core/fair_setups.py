@@ -29,7 +29,7 @@ is measured): game k is played with seed ``core.simulate.game_seed(seed, k)`` an
 ``make_bot(spec, 100 * game_seed + p)``, like ``imperial simulate``, so ``imperial play --setup FILE
 --seed <game seed> --bots ...`` plays any of them again. A seat wins a game when it is among the
 winners (a shared win counts for every winner). Per seat: win rate with its 95% Wilson interval
-(``core.league.wilson``); over the seats: the chi-square goodness of fit of the win counts against
+(``core.stats.wilson``); over the seats: the chi-square goodness of fit of the win counts against
 equal shares (``scipy.stats.chisquare``) and the gap between the best and the worst seat's rate.
 
 **Choice and validation.** The fairest candidate is the one of the smallest chi-square (ties: the
@@ -317,7 +317,7 @@ def seat_balance(wins: list[int], games: int) -> dict:
     winner): per seat rate and 95% Wilson interval, chi-square of the wins against equal shares, gap."""
     from scipy.stats import chisquare
 
-    from core.league import wilson
+    from core.stats import wilson
 
     if games < 1 or len(wins) < 2:
         raise SetupError("seat balance: needs at least one game and two seats")

@@ -31,8 +31,7 @@ from core.gamelog import replay_game, write_log
 from core.interface import CHANCE, seat_name
 from core.jsonio import clip
 from core.play import PlayedGame
-from core.session import (HUMAN, PLY_SPAN, TEXTS, PlainTexts, PlaySession, Step, bot_seed,  # noqa: F401
-                          draw_chance, texts_for)
+from core.session import HUMAN, PlaySession, Step
 
 DEFAULT_HINT_PLAYOUTS = 200
 MAX_HINT_PLAYOUTS = 100_000
@@ -137,7 +136,6 @@ class TerminalPlay:
     def __init__(self, config: dict, seats: list, seed: int, stdin, stdout, actions=(),
                  hint_playouts: int = DEFAULT_HINT_PLAYOUTS, echo: bool | None = None):
         self.session = PlaySession(config, seats, seed, actions=actions)
-        self.game, self.config = self.session.game, self.session.config
         self.seats, self.humans = self.session.seats, self.session.humans
         self.seed = seed
         self.inp, self.out = stdin, stdout
@@ -145,7 +143,6 @@ class TerminalPlay:
             echo = not (hasattr(stdin, "isatty") and stdin.isatty())
         self.echo = echo
         self.hint_playouts = hint_playouts
-        self.texts = self.session.texts
         self.saved: set[Path] = set()
         self.last_saved: str | None = None  # the file of the last ``save``
         self._hint: tuple[int, list[str]] | None = None
@@ -400,7 +397,3 @@ def _follows(a: str, b: str) -> bool:
     head_a, _, n_a = a.rpartition(" ")
     head_b, _, n_b = b.rpartition(" ")
     return (bool(head_a) and head_a == head_b and n_a.isdigit() and n_b.isdigit() and int(n_b) == int(n_a) + 1)
-
-
-# the names this module had before core/session.py
-_PlainTexts, _texts, _draw = PlainTexts, texts_for, draw_chance

@@ -27,6 +27,7 @@ from core.interface import seat_name
 from core.jsonio import clip
 from core.runstore import RunError
 from core.simulate import DEFAULT_CHUNK_SIZE, simulate
+from core.stats import wilson
 
 MIN_BOTS, MAX_BOTS = 2, 6  # one bot per seat: the number of bots is the number of players
 CHUNKS_WANTED = 20  # a league of a few hundred games still spreads over the workers
@@ -135,14 +136,6 @@ def _count_game(row: dict, entrants: dict, seats: list[dict], model) -> None:
         teams = [[entrants[spec]["rating"]] for spec in best]
         for spec, (rating,) in zip(best, model.rate(teams, ranks=list(best.values()))):
             entrants[spec]["rating"] = rating
-
-
-def wilson(wins: int, games: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of a win rate (scipy), for the league and the benchmarks."""
-    from scipy.stats import binomtest
-
-    ci = binomtest(wins, games).proportion_ci(confidence_level=0.95, method="wilson")
-    return ci.low, ci.high
 
 
 def _rate(wins: int, games: int) -> dict:

@@ -1,7 +1,7 @@
 """Intervals and tests whose unit is the game, for comparisons of runs (core.compare): numbers and
 NumPy arrays in, plain numbers out. Every function takes one value (or one vector) per game.
 
-* a rate: Wilson score interval (core.league.wilson, scipy);
+* a rate: Wilson score interval (scipy);
 * a difference of two rates: Newcombe's hybrid score interval (statsmodels) and the pooled z-test;
 * a difference of two means (game length, lead changes, margins): Welch's t interval and test (scipy);
 * whether seats win equally often in one run: chi-square goodness of fit against equal shares, with the
@@ -20,7 +20,6 @@ import warnings
 import numpy as np
 from scipy import stats as sps
 
-from core.league import wilson as _wilson
 
 ALPHA = 0.05
 BOOTSTRAP = 4000  # resamples: the percentile interval's ends move by well under a point of win rate
@@ -28,11 +27,12 @@ BOOTSTRAP_SEED = 20261201  # a fixed seed: a comparison gives the same intervals
 
 
 def wilson(successes: int, n: int) -> tuple[float, float]:
-    """The 95% Wilson interval of a proportion; (nan, nan) without games."""
+    """The 95% Wilson interval of a proportion (the league's, the comparisons', the benchmarks');
+    (nan, nan) without games."""
     if n == 0:
         return math.nan, math.nan
-    low, high = _wilson(int(successes), int(n))
-    return float(low), float(high)
+    ci = sps.binomtest(int(successes), int(n)).proportion_ci(confidence_level=0.95, method="wilson")
+    return float(ci.low), float(ci.high)
 
 
 def mean_ci(values) -> tuple[float, float, float]:

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import streamlit as st
 
+from core.bots import lineup_text
 from core.catalog import default_catalog
 from core.errors import ImperialError
 from core.setups import SETUPS_DIR
 from dashboard import cache, simulations
-from core.bots import lineup_text
 
 SETUPS_ENV = "IMPERIAL_LAB_SETUPS"
 RUN_KEY = "run"
@@ -60,6 +60,20 @@ def progress_callback(bar):
     def update(done: int, total: int) -> None:
         bar.progress(done / total, text=f"{done} of {total} games played")
     return update
+
+
+def play_then_rerun(play, failure: str, pending_key: str) -> None:
+    """``play(on_progress)`` with a progress bar that moves; what it returns (the runs played) waits in
+    ``pending_key`` for the rerun that follows, which selects it. An ImperialError is shown under
+    ``failure`` instead."""
+    bar = st.progress(0.0, text="0 games played")
+    try:
+        played = play(progress_callback(bar))
+    except ImperialError as exc:
+        show_error(failure, exc)
+        return
+    st.session_state[pending_key] = played
+    st.rerun()
 
 
 def show_error(title: str, *errors) -> None:

@@ -14,6 +14,7 @@ import duckdb
 import pandas as pd
 
 from core import runstore
+from core.compare import LEAD_CHANGES_SQL
 from core.catalog import CatalogError, connect
 from core.imperial2030.board import NATIONS
 from core.bots import lineup_text
@@ -174,31 +175,12 @@ def frequencies(catalog, runs, metric: str) -> pd.DataFrame:
 
 
 def _lead_change_frequencies(catalog, runs) -> pd.DataFrame:
-    """Lead changes per game (Ludii's LeadChange): the nation turns after which the score leader (§10,
-    "if the game ended now") differs from the leader before. A tie for the lead names no leader, and
-    the last sole leader stands until another one appears, so a tie and its resolution by the same
-    seat is not a change. The setup (turn 0) does not count: its scores are only the starting cash.
-
-    One grouping pass over ``players`` finds each turn's sole leader (the costly part: a 10,000-game
-    run has 4 million rows). ``8 * score + player`` orders by score, then seat (seats are 0-5): its
-    maximum names the highest seat among those with the top score, and the maximum of
-    ``8 * score + 7 - player`` the lowest one; the leader is alone when they agree. Turns with a tie
-    are left out, so the previous row holds the last sole leader."""
-    where, params = _runs_filter(runs)
+    """Lead changes per finished game as core.compare counts them (``LEAD_CHANGES_SQL``), as a distribution."""
+    names = [runs] if isinstance(runs, str) else list(runs)
+    placeholders = ", ".join("?" * len(names)) or "NULL"  # no runs: no rows
     return fetch(catalog, f"""
-        WITH leaders AS (
-            SELECT run, game_id, turn, max(8 * score::INTEGER + player) % 8 AS leader
-            FROM players WHERE turn > 0 AND {where}
-            GROUP BY ALL
-            HAVING max(8 * score::INTEGER + player) % 8 = 7 - max(8 * score::INTEGER + 7 - player) % 8),
-        changes AS (
-            SELECT run, game_id, leader <> lag(leader) OVER (PARTITION BY run, game_id ORDER BY turn) AS changed
-            FROM leaders),
-        per_game AS (  -- from the finished games: one that never had a sole leader counts 0 changes
-            SELECT f.run, f.game_id, count(*) FILTER (WHERE c.changed) AS value
-            FROM ({FINISHED} AND {where}) f LEFT JOIN changes c USING (run, game_id)
-            GROUP BY ALL)
-        SELECT run, value, count(*) AS n FROM per_game GROUP BY run, value ORDER BY run, value""", params * 2)
+        SELECT run, lead_changes AS value, count(*) AS n FROM ({LEAD_CHANGES_SQL.format(runs=placeholders)})
+        GROUP BY run, value ORDER BY run, value""", names * 2)
 
 
 # ----- win rates -----

@@ -166,14 +166,6 @@ def play_default_dataset(catalog, on_progress=None) -> list[str]:
     return simulate_grid(catalog, DEFAULT_SETUPS, default_lineups(), default_games(), on_progress=on_progress)
 
 
-def simulate_setups(catalog, setups, games: int, bot: str, seed: int = DEFAULT_SEED, setups_dir=SETUPS_DIR,
-                    on_progress=None) -> list[str]:
-    """Play ``games`` games of ``bot`` in every seat for each setup (a preset or the name of a file of
-    ``setups_dir``), into the catalogue; returns the run names. ``on_progress(done, total)`` counts
-    the games of all setups together."""
-    return simulate_grid(catalog, setups, [every_seat(bot)], games, games, seed, setups_dir, on_progress)
-
-
 def simulate_grid(catalog, setups, lineups, games: int, search_games: int = SEARCH_GAMES, seed: int = DEFAULT_SEED,
                   setups_dir=SETUPS_DIR, on_progress=None) -> list[str]:
     """Play every cell of the grid ``setups`` × ``lineups`` (Lineup, or a bot spec for that bot in every

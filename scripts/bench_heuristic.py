@@ -24,7 +24,7 @@ from multiprocessing import Pool
 
 
 from core.bots import RandomBot, canonical_spec, make_bot
-from core.league import wilson
+from core.stats import wilson
 from core.play import play_game
 
 CONFIG = {"game": "imperial2030", "players": 4}

@@ -339,7 +339,7 @@ def test_two_plays_of_one_run_at_once_take_turns(tmp_path):
     script still plays, and sessions share the process: both plays of one run must succeed."""
     catalog = tmp_path / "lab.duckdb"
     with ThreadPoolExecutor(2) as pool:
-        played = list(pool.map(lambda _: simulations.simulate_setups(catalog, ["standard"], 4, "random"), range(2)))
+        played = list(pool.map(lambda _: simulations.simulate_grid(catalog, ["standard"], ["random"], 4), range(2)))
     assert played == [["standard-random-4-s1"]] * 2
     assert list(list_runs(catalog)["games"]) == [4]
 

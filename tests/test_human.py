@@ -12,10 +12,11 @@ import pytest
 
 from core.bots import make_bot
 from core.cli import main
-from core.human import MAX_BAD_LINES, TerminalPlay, bot_seed
+from core.human import MAX_BAD_LINES, TerminalPlay
 from core.imperial2030 import describe
 from core.imperial2030.actions import BUY, RONDEL, UPGRADE
 from core.interface import make_game
+from core.session import bot_seed
 from tests.toy_games import NimGame
 
 ONES = "1\n" * 5000  # more than any game asks

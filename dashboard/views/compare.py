@@ -80,15 +80,9 @@ def new_comparison(catalog) -> None:
         chosen = [{HEURISTIC: simulations.every_seat(simulations.default_bot()),
                  SEARCH: simulations.one_seat(str(budget or simulations.SEARCH_BUDGET).strip()),
                  CONTROL: simulations.every_seat(simulations.CONTROL_BOT)}[choice] for choice in lineups]
-        bar = st.progress(0.0, text="0 games played")
-        try:
-            played = simulations.simulate_grid(catalog, setups, chosen, int(games), int(search_games), int(seed),
-                                               setups_dir=frame.setups_dir(), on_progress=frame.progress_callback(bar))
-        except ImperialError as exc:
-            frame.show_error("The comparison could not be played.", exc)
-            return
-        st.session_state[PENDING_KEY] = played
-        st.rerun()
+        frame.play_then_rerun(lambda on_progress: simulations.simulate_grid(
+            catalog, setups, chosen, int(games), int(search_games), int(seed), setups_dir=frame.setups_dir(),
+            on_progress=on_progress), "The comparison could not be played.", PENDING_KEY)
 
 
 def choose_runs(catalog) -> tuple[str, ...]:

@@ -50,15 +50,9 @@ def new_league(catalog) -> None:
         except SetupError as exc:
             frame.show_error("The league could not be played: the line-up is not valid.", *exc.args)
             return
-        bar = st.progress(0.0, text="0 games played")
-        try:
-            name = simulations.play_league(catalog, lineup, int(games), int(seed), setup,
-                                           setups_dir=frame.setups_dir(), on_progress=frame.progress_callback(bar))
-        except ImperialError as exc:
-            frame.show_error("The league could not be played.", exc)
-            return
-        st.session_state[PENDING_KEY] = name
-        st.rerun()
+        frame.play_then_rerun(lambda on_progress: simulations.play_league(
+            catalog, lineup, int(games), int(seed), setup, setups_dir=frame.setups_dir(), on_progress=on_progress),
+            "The league could not be played.", PENDING_KEY)
 
 
 def _lineup(specs: list[str]) -> list[str]:
