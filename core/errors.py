@@ -22,7 +22,10 @@ class IllegalActionError(ImperialError):
 
     def __init__(self, rule: str, message: str):
         super().__init__(f"{message} [RULES.md {rule}]")
-        self.rule = rule
+        self.rule, self.message = rule, message
+
+    def __reduce__(self):  # pickled by st.cache_data: rebuild from the arguments, not the message
+        return type(self), (self.rule, self.message)
 
 
 class LogError(ImperialError):
@@ -30,4 +33,7 @@ class LogError(ImperialError):
 
     def __init__(self, file: str, line: int, why: str):
         super().__init__(f"{file}:{line}: {why}")
-        self.file, self.line = file, line
+        self.file, self.line, self.why = file, line, why
+
+    def __reduce__(self):  # pickled by st.cache_data (a partial timeline keeps its error)
+        return type(self), (self.file, self.line, self.why)

@@ -33,6 +33,9 @@ def run() -> None:
     # An emoji, drawn by the browser: a ":material/...:" favicon is fetched from Google's font host
     # (the icons inside the page come from the font Streamlit ships).
     st.set_page_config(page_title="Imperial 2030 lab", page_icon="🌐", layout="wide")
+    # Less room above each page's title (Streamlit leaves 6rem), so the explorer's controls, the step's
+    # line and its board fit a laptop's screen together.
+    st.html("<style>[data-testid='stMainBlockContainer']{padding-top:2.5rem}</style>")
     catalog = frame.catalog_path()
     pages = [st.Page(PAGES_DIR / file, title=title, icon=icon) for file, title, icon in PAGES]
     page = st.navigation(pages)  # before the dataset of a first start: the pages are listed at once

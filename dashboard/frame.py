@@ -1,5 +1,6 @@
 """The frame around every page (STYLE (e)1): where the data lives, the dataset of a first start, and
-the sidebar's run picker. Pages read the picked run with ``selected_run()``.
+the sidebar's run picker. Pages read the picked run with ``selected_run()``; ``select_run`` picks one
+(a link to a game of another run).
 
 Environment variables (so tests and other machines can point the app elsewhere):
 ``IMPERIAL_LAB_CATALOG`` the catalogue file (default data/lab.duckdb), ``IMPERIAL_LAB_SETUPS`` the
@@ -24,6 +25,7 @@ from dashboard import cache, simulations
 
 SETUPS_ENV = "IMPERIAL_LAB_SETUPS"
 RUN_KEY = "run"
+PENDING_RUN_KEY = "run_pending"  # a run to select in the picker when it is drawn next (select_run)
 # Sessions share the server process: two browsers opening a fresh lab at once play its dataset once.
 _FIRST_START = threading.Lock()
 
@@ -97,6 +99,8 @@ def run_picker(catalog: Path) -> None:
     if runs.empty:
         st.sidebar.info("No runs in the catalogue.")
         return
+    if PENDING_RUN_KEY in st.session_state:
+        st.session_state[RUN_KEY] = st.session_state.pop(PENDING_RUN_KEY)
     name = st.sidebar.selectbox("Run", list(runs.index), key=RUN_KEY,
                                 help="the batch of games the pages show (imperial simulate / import)")
     row = runs.loc[name]
@@ -107,3 +111,9 @@ def run_picker(catalog: Path) -> None:
 
 def selected_run() -> str | None:
     return st.session_state.get(RUN_KEY)
+
+
+def select_run(name: str) -> None:
+    """Select ``name`` in the picker from the next run of the script on: a page runs after the picker
+    is drawn, and a drawn widget's value can no longer be set."""
+    st.session_state[PENDING_RUN_KEY] = name

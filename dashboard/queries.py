@@ -1,6 +1,7 @@
 """The dashboard's questions as SQL over the catalogue's views (core.catalog): a catalogue path and
 run names in, a small DataFrame out. No Streamlit here, so notebooks and tests call the same
-functions; ``dashboard.cache`` wraps them for the pages.
+functions; ``dashboard.cache`` wraps them for the pages. The questions of one game also answer over
+that game's tables held in memory (an uploaded log: dashboard.open_game), given instead of the path.
 
 Every run-wide figure is aggregated by DuckDB (GROUP BY, windows), so a query returns a few hundred
 rows whatever the size of the run: pages never pull a table of millions of rows into pandas.
@@ -27,12 +28,27 @@ METRICS = (*GAME_METRICS, "lead_changes")
 
 
 def fetch(catalog, sql: str, params: list | tuple = ()) -> pd.DataFrame:
-    """One parameterised SQL statement over the catalogue (read-only), as a DataFrame."""
-    with connect(catalog, read_only=True) as con:
+    """One parameterised SQL statement over the catalogue (read-only), as a DataFrame. ``catalog`` may
+    also be tables held in memory (see ``_connect``)."""
+    with _connect(catalog) as con:
         try:
             return con.execute(sql, list(params)).df()
         except duckdb.Error as exc:
             raise CatalogError(f"query: {exc}") from None
+
+
+def _connect(catalog) -> duckdb.DuckDBPyConnection:
+    """A read-only connection to the catalogue file, or, for a dict of DataFrames (``core.tables.frames``
+    of an uploaded log), an in-memory database holding each under its table's name: the queries of one
+    game then answer for a game that is in no catalogue. Categories become strings there, as they are
+    in the catalogue's Parquet files (DuckDB would sort them in their categories' order)."""
+    if not isinstance(catalog, dict):
+        return connect(catalog, read_only=True)
+    con = duckdb.connect()
+    for name, table in catalog.items():
+        strings = {column: "string" for column, dtype in table.dtypes.items() if dtype == "category"}
+        con.register(name, table.astype(strings))
+    return con
 
 
 def _runs_filter(runs, column: str = "run") -> tuple[str, list]:

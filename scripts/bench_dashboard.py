@@ -3,6 +3,7 @@ per page).
 
     .venv/bin/python scripts/bench_dashboard.py               # first time: plays the runs (~11 min on 2 cores)
     .venv/bin/python scripts/bench_dashboard.py --no-browser  # AppTest only
+    .venv/bin/python scripts/bench_dashboard.py --games 200 --only-explorer  # the explorer's step times
 
 1. The runs: 10,000 heuristic 4-player games of the standard setup (runs/bench10k) and as many of
    three_nations_each (runs/bench10k_three_nations, so that the Compare page has two runs to compare), in a
@@ -14,6 +15,11 @@ per page).
    opened from the sidebar and timed until its content is drawn (its plotly charts drawn by
    plotly.js, the page settled), in three rounds: first visits (with the server's one-off imports
    of the page's modules), cold (the caches cleared from the app's menu) and warm.
+4. The explorer in the browser (issue 11's targets: a step under 300 ms, a game's first view under
+   1.5 s): a game opened by its link (``explorer?run=..&game=..``) timed until its board is drawn
+   and the page settled, once on a fresh server (with the server's imports) and then for other
+   games; then ``--steps`` presses of the → key (Next) and as many of ← (Back), each timed from the
+   key press until the new turn's heading and board are drawn and the page has settled.
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from playwright.sync_api import expect  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from core.simulate import simulate  # noqa: E402
-from dashboard import cache, charts, mapview  # noqa: E402, F401  (imported once, before timing)
+from dashboard import boardview, cache, charts  # noqa: E402, F401  (imported once, before timing)
 from dashboard.app import PAGES, PAGES_DIR  # noqa: E402
 from tests.browser_support import CHARTS, LAPTOP, charts_drawn, chromium, dashboard_server, heading, idle  # noqa: E402
 
@@ -47,10 +53,15 @@ def main() -> None:
     catalog = Path(args.catalog or ROOT / "data" / f"{name}.duckdb").resolve()
     _build_runs(catalog, Path(args.runs_dir), name, args.games, args.workers)
     os.environ["IMPERIAL_LAB_CATALOG"] = str(catalog)
+    if args.only_explorer:
+        _explorer(catalog, f"{name}", args.steps)
+        return
     print(f"\nAppTest, median of {args.repeats} ...", flush=True)
     app = {page: _apptest(page, args.repeats) for page, _, _ in PAGES}
     load, browser = (None, {}) if args.no_browser else _browser(catalog)
     _table(app, browser, load)
+    if not args.no_browser:
+        _explorer(catalog, f"{name}", args.steps)
 
 
 def _arguments():
@@ -61,6 +72,8 @@ def _arguments():
     parser.add_argument("--workers", type=int, default=2, help="Dask workers that play the runs")
     parser.add_argument("--repeats", type=int, default=3, help="AppTest renders per figure (the median is shown)")
     parser.add_argument("--no-browser", action="store_true", help="AppTest figures only")
+    parser.add_argument("--only-explorer", action="store_true", help="the explorer's first views and steps only")
+    parser.add_argument("--steps", type=int, default=20, help="explorer steps timed each way (Next, then Back)")
     return parser.parse_args()
 
 
@@ -155,6 +168,44 @@ def _drawn(tab, page: str, title: str) -> None:
     expect(heading(tab, title)).to_be_visible()
     charts_drawn(tab, CHARTS.get(page, 0))  # pages not listed there: timed until their heading shows
     idle(tab)
+
+
+def _explorer(catalog: Path, run: str, steps: int) -> None:
+    """First views of games opened by their links, then steps with the keyboard (→ Next, ← Back)."""
+    print("explorer in the browser ...", flush=True)
+    with dashboard_server(catalog) as url, chromium() as browser:
+        tab = browser.new_page(viewport=LAPTOP, base_url=url)
+        tab.set_default_timeout(TIMEOUT_S * 1000)
+        first = [_open_game(tab, run, game) for game in (0, 1, 2, 3)]
+        forward = [_step(tab, "ArrowRight", k + 1) for k in range(steps)]
+        back = [_step(tab, "ArrowLeft", steps - k - 1) for k in range(steps)]
+    print(f"first view of a game: {first[0]:.2f} s on a fresh server (imports), then "
+          f"{', '.join(f'{s:.2f}' for s in first[1:])} s")
+    for name, times in (("Next (→)", forward), ("Back (←)", back)):
+        print(f"{name}: median {1000 * statistics.median(times):.0f} ms, range {1000 * min(times):.0f}–"
+              f"{1000 * max(times):.0f} ms over {len(times)} steps")
+    print(f"Load average over the last minute: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores.")
+
+
+def _open_game(tab, run: str, game: int) -> float:
+    start = time.perf_counter()
+    tab.goto(f"/explorer?run={run}&game={game}")
+    expect(tab.get_by_test_id("stHeading").filter(has_text="Setup")).to_be_visible()
+    expect(tab.locator("svg.imperial-board")).to_be_visible()
+    idle(tab)
+    return time.perf_counter() - start
+
+
+def _step(tab, key: str, turn: int) -> float:
+    """Seconds from the key press to turn ``turn`` drawn (its heading, the board, the page settled)."""
+    tab.evaluate("() => document.activeElement && document.activeElement.blur()")  # the key goes to the page
+    start = time.perf_counter()
+    tab.keyboard.press(key)
+    heading_text = "Setup" if turn == 0 else f"Turn {turn} ·"
+    expect(tab.get_by_test_id("stHeading").filter(has_text=heading_text)).to_be_visible()
+    expect(tab.locator("svg.imperial-board")).to_be_visible()
+    idle(tab)
+    return time.perf_counter() - start
 
 
 def _table(app: dict, browser: dict, load: float | None) -> None:

@@ -85,7 +85,7 @@ def test_power_page_follows_the_game_and_the_run(on_lab):
     assert values(at.subheader) == [f"Game 0 of {run}"]
     assert len(at.get("plotly_chart")) == 6 + 5  # one game: 6 charts; whole run: 5
     assert {m.label for m in at.metric} >= {"Winner", "Ended by", "Rounds", "Finished games", "Lead changes per game"}
-    at.number_input(key=f"power_game:{run}").set_value(3).run()
+    at.selectbox(key=f"explorer_game_of_{run}").set_value(3).run()  # the open game's chooser (dashboard.open_game)
     assert not at.exception and values(at.subheader) == [f"Game 3 of {run}"]
     other = next(name for name in on_lab.runs if name != run)
     at.sidebar.selectbox(key="run").set_value(other).run()

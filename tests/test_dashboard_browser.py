@@ -132,6 +132,50 @@ def test_explorer_steps_through_a_game_and_keeps_its_turn(page):
     expect(turn_heading(page)).to_have_text(re.compile(r"^Turn 2 · round 1 · "))
 
 
+def press(page: Page, key: str) -> None:
+    """A key for the page itself (the step buttons' shortcuts), not for the widget last clicked."""
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    page.keyboard.press(key)
+
+
+def test_the_board_steps_with_the_keyboard_and_is_kept_as_screenshots(page):
+    """→ ← End Home step the explorer; the board shows every region, what a step moved, the result at
+    the end; the board is saved as screenshots/explorer_board.png (world, a maneuver step) and
+    explorer_board_europe.png (the Europe view)."""
+    board = page.locator("svg.imperial-board")
+    expect(board.locator(".region")).to_have_count(62)
+    expect(board.locator("path[data-region='moscow'] > title")).to_contain_text("home province of Russia")
+    idle(page)
+    press(page, "ArrowRight")
+    expect(turn_heading(page)).to_have_text(re.compile(r"^Turn 1 · round 1 · "))
+    idle(page)
+    press(page, "ArrowRight")
+    expect(turn_heading(page)).to_have_text(re.compile(r"^Turn 2 · "))
+    idle(page)
+    press(page, "ArrowLeft")
+    expect(turn_heading(page)).to_have_text(re.compile(r"^Turn 1 · "))
+    idle(page)
+    press(page, "End")
+    expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text("Game over.")
+    idle(page)
+    press(page, "Home")
+    expect(turn_heading(page)).to_have_text("Setup")
+    for turn in range(1, 40):  # on to the first step with a move: its arrows are drawn
+        idle(page)
+        press(page, "ArrowRight")
+        expect(turn_heading(page)).to_have_text(re.compile(rf"^Turn {turn} · "))
+        idle(page)
+        if board.locator(".move").count():
+            break
+    assert board.locator(".move").count() > 0, "no move in the first 40 turns"
+    SCREENSHOTS.mkdir(exist_ok=True)
+    board.screenshot(path=SCREENSHOTS / "explorer_board.png", animations="disabled")
+    page.get_by_role("radio", name="Europe").click()
+    expect(board).to_have_attribute("aria-label", "the board (europe)")
+    idle(page)
+    board.screenshot(path=SCREENSHOTS / "explorer_board_europe.png", animations="disabled")
+
+
 def test_compare_plays_a_small_comparison(page):
     open_page(page, "Compare bond distributions", "Compare bond distributions")
     page.get_by_text("Play a new comparison").click()
@@ -201,8 +245,12 @@ def test_a_bad_move_log_is_reported_and_the_app_goes_on(page):
     error = page.get_by_test_id("stAlertContentError")
     expect(error).to_contain_text("bad.jsonl, line 3: this move log cannot be replayed")
     expect(error).to_contain_text("cannot parse action 'rondel -> **beach**'")
+    expect(error).to_contain_text("The game is shown up to line 2.")
+    expect(turn_heading(page)).to_have_text("Setup")  # the lines before the bad one can be explored
     screenshot(page, "explorer_bad_log")
     page.get_by_text("a run of the catalogue").click()
+    expect(error).to_have_count(0)
+    idle(page)
     step_a_game(page)
 
 
@@ -235,7 +283,7 @@ def test_play_the_first_round_as_a_person(page):
     decision = page.get_by_test_id("stMarkdownContainer").filter(has_text=re.compile(r"^Player A: "))
     expect(played).to_be_visible()
     expect(decision).to_be_visible()
-    charts_drawn(page, 3)  # the map, the rondel, the bonds
+    charts_drawn(page, 2)  # the rondel, the bonds (the board is SVG)
     page.get_by_text("Why not …?").click()
     page.get_by_role("textbox", name="An action in the engine's notation").fill("pass")
     page.get_by_role("button", name="Why not?").click()
@@ -264,7 +312,7 @@ def test_play_the_first_round_as_a_person(page):
     expect(heading(page, "Play")).to_be_visible()
     expect(played).to_have_text(kept)
     expect(decision).to_be_visible()
-    charts_drawn(page, 3)
+    charts_drawn(page, 2)
     with page.expect_download() as saved:  # Save: the move log, which the explorer opens
         page.get_by_role("button", name="Save", exact=True).click()
     with open(saved.value.path(), encoding="utf-8") as file:

@@ -4,6 +4,8 @@ the small lab and hand-written positions, and the page itself through AppTest.""
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,13 +22,17 @@ from core.play import play_game
 from dashboard.explain import RULE_TITLES, SENTENCES, explain, rule_title
 from dashboard.explorer_queries import game_log, run_games
 from dashboard.frame import code_span
-from dashboard.mapview import board, hover_text, map_figure, region_contents
+from dashboard.board_shapes import shapes
+from dashboard.boardview import (FLAG_TINT, HOME_TINT, VIEWS, blend, board, board_svg, frame_of, hover_text,
+                                 region_contents)
+from dashboard.changes import Battle, Built, Changes, Move, Removed, step_changes
 from dashboard.nationview import bonds_figure, credit_sums, nation_summaries
 from dashboard.rondelview import SECTOR, marker_places, rondel_figure
-from dashboard.style import NATION_COLOURS, NATION_NAMES
+from dashboard.style import LAND_COLOUR, NATION_COLOURS, NATION_NAMES, SEA_COLOUR
 from dashboard.timeline import event_groups, timeline_from_text
 from tests.lab_fixtures import APP_SECONDS
 
+SVG = "{http://www.w3.org/2000/svg}"  # ElementTree's prefix of the board's tags
 PAGE = Path(__file__).resolve().parents[1] / "dashboard" / "views" / "explorer.py"
 
 # docs/formats.md "Position documents", extended: a friendly and a hostile army, fleets sharing a sea, flags
@@ -128,33 +134,37 @@ def test_a_bad_log_raises_with_its_line(games):
     assert (caught.value.file, caught.value.line) == ("bad.jsonl", 5)
 
 
-# ----- map -----
+# ----- the board (dashboard.boardview) -----
 
-def drawn(fig, name: str):
-    """The trace of that name that has points (legend entries have none)."""
-    return next(t for t in fig.data if t.name == name and t.customdata is not None)
-
-
-def test_every_region_is_plotted_once(position):
-    fig = map_figure(position)
-    plotted = [rid for name in ("Sea", "Neutral land", "Home province") for rid in drawn(fig, name).customdata]
-    assert sorted(plotted) == sorted(r["id"] for r in board()["regions"])
+def board_tree(position, changes=None, view="World"):
+    return ET.fromstring(board_svg(position, changes, view))
 
 
-def test_a_unit_trace_per_nation_with_its_counts(position):
-    traces = {t.name: t for t in map_figure(position).data if t.mode == "markers+text"}
-    assert list(traces) == [NATION_NAMES[c] for c in NATIONS]
-    for code in NATIONS:
-        trace = traces[NATION_NAMES[code]]
-        shown = {(rid, unit, stance): count for rid, unit, stance, count in trace.customdata}
-        expected = {(u["region"], u["unit"], u.get("stance")): u["count"] for u in position["units"]
-                    if u["nation"] == code}
-        assert shown == expected
-        assert list(trace.text) == [str(count) for *_, count in trace.customdata]
-    russia = traces["Russia"]
-    symbols = {(unit, stance): symbol for (_, unit, stance, _), symbol in zip(russia.customdata, russia.marker.symbol)}
-    assert symbols == {("army", None): "circle", ("army", "hostile"): "star", ("fleet", None): "diamond"}
-    assert sorted(traces["China"].marker.symbol) == ["circle-open", "diamond"]  # friendly army, fleet
+def of_class(tree, name: str) -> list:
+    return [el for el in tree.iter() if el.get("class") == name]
+
+
+def test_every_region_is_drawn_once_as_a_shape(position):
+    drawn = [el.get("data-region") for el in of_class(board_tree(position), "region")]
+    assert sorted(drawn) == sorted(r["id"] for r in board()["regions"])
+
+
+def test_pieces_show_each_nations_units_with_their_counts(position):
+    shown = {(group.get("data-region"), el.get("data-nation"), el.get("data-unit"), el.get("data-stance") or None):
+             int(el.get("data-count")) for group in of_class(board_tree(position), "pieces")
+             for el in group if el.get("class") == "piece"}
+    assert shown == {(u["region"], u["nation"], u["unit"], u.get("stance")): u["count"] for u in position["units"]}
+
+
+def test_hostile_friendly_armies_and_fleets_look_different(position):
+    pieces = {(el.get("data-nation"), el.get("data-unit"), el.get("data-stance")): el
+              for el in of_class(board_tree(position), "piece")}
+    hostile, friendly = pieces["RU", "army", "hostile"], pieces["CN", "army", "friendly"]
+    plain, fleet = pieces["RU", "army", ""], pieces["RU", "fleet", ""]
+    assert hostile.get("fill") == plain.get("fill") == NATION_COLOURS["RU"]
+    assert friendly.get("fill") == "#ffffff" and friendly.get("stroke") == NATION_COLOURS["CN"]  # lying down
+    assert hostile.get("stroke-width") != plain.get("stroke-width")  # standing up: a heavy rim
+    assert (plain.tag, fleet.tag) == (f"{SVG}circle", f"{SVG}path")
 
 
 def test_hover_text_gives_the_full_contents_of_a_region(position):
@@ -165,35 +175,89 @@ def test_hover_text_gives_the_full_contents_of_a_region(position):
         assert part in moscow
     beijing = hover_text(regions["beijing"])
     assert "occupied" in beijing and "Russia: 1 hostile army" in beijing
-    assert "Sea of Japan</b> · sea" in hover_text(regions["sea_of_japan"])
+    assert "Sea of Japan · sea" in hover_text(regions["sea_of_japan"])
     assert "Russia: 3 fleets" in hover_text(regions["sea_of_japan"])
     ukraine = hover_text(regions["ukraine"])
     assert "neutral land" in ukraine and "flag: Russia" in ukraine and "units: none" in ukraine
     assert "factory: shipyard, not built" in hover_text(regions["murmansk"])
+    tree = board_tree(position)  # the region's shape and its pieces both carry it
+    titles = {el.get("data-region"): el.find(f"{SVG}title").text for el in tree.iter()
+              if el.get("class") in ("region", "pieces")}
+    assert titles["moscow"] == moscow and titles["sea_of_japan"] == hover_text(regions["sea_of_japan"])
+    assert [el.get("data-region") for el in of_class(tree, "pieces")].count("moscow") == 1
 
 
-def test_flags_colour_neutral_regions_and_occupied_factories_are_crossed(position):
-    fig = map_figure(position)
-    land = drawn(fig, "Neutral land")
-    colours = dict(zip(land.customdata, land.marker.color))
-    assert colours["ukraine"] == NATION_COLOURS["RU"] and colours["colombia"] == NATION_COLOURS["CN"]
-    assert colours["peru"] != NATION_COLOURS["RU"]
-    factories = next(t for t in fig.data if t.name.startswith("Factory"))
-    assert dict(zip(factories.customdata, factories.marker.symbol)) == {
-        "moscow": "square", "vladivostok": "square", "beijing": "square-x", "shanghai": "square"}
+def test_home_provinces_take_their_nations_colour_and_flags_tint_neutral_land(position):
+    fills = {el.get("data-region"): el.get("fill") for el in of_class(board_tree(position), "region")}
+    assert fills["moscow"] == blend(NATION_COLOURS["RU"], LAND_COLOUR, HOME_TINT)
+    assert fills["ukraine"] == blend(NATION_COLOURS["RU"], LAND_COLOUR, FLAG_TINT)
+    assert fills["colombia"] == blend(NATION_COLOURS["CN"], LAND_COLOUR, FLAG_TINT)
+    assert fills["peru"] == LAND_COLOUR and fills["north_atlantic"] == SEA_COLOUR
 
 
-def test_canals_and_round_earth_links_are_drawn(position):
-    traces = {t.name: t for t in map_figure(position).data}
-    canal, wrap = traces["Canal"], traces["Round-earth link"]
-    assert list(canal.x).count(None) == 2 and list(wrap.x).count(None) == 8
-    assert "Panama canal" in canal.text[0] and "controlled by China" in canal.text[0]
-    assert "Suez canal" in canal.text[-1] and "free passage" in canal.text[-1]
-    # each link is two dashed halves, from its seas to the left and right map edges
-    edges = [x for x in wrap.x if x in (-180, 180)]
-    assert sorted(edges) == [-180] * 4 + [180] * 4 and wrap.line.dash == "dash"
-    for kind in ("Land border", "Coast", "Sea lane"):
-        assert list(traces[kind].x).count(None) > 10
+def test_flags_and_factories_are_drawn_an_occupied_factory_crossed(position):
+    tree = board_tree(position)
+    assert sorted(el.get("data-nation") for el in of_class(tree, "flag")) == ["CN", "RU"]
+    assert {el.get("data-region"): el.get("data-state") for el in of_class(tree, "factory")} == {
+        "moscow": "built", "vladivostok": "built", "beijing": "occupied", "shanghai": "built"}
+
+
+def test_canals_are_marked_with_who_controls_them_and_round_earth_links_at_both_edges(position):
+    tree = board_tree(position)
+    canals = {el.get("data-canal"): el.find(f"{SVG}title").text for el in of_class(tree, "canal")}
+    assert "Panama canal" in canals["panama"] and "controlled by China" in canals["panama"]
+    assert "Suez canal" in canals["suez"] and "free passage" in canals["suez"]
+    wraps = of_class(tree, "wrap")
+    assert len(wraps) == 2 * len(board()["wraparound"]["links"])  # an arrow at each edge per link
+
+
+def test_what_changed_is_drawn_arrows_new_and_removed_pieces_flags(position):
+    changes = Changes(moves=(Move("RU", "army", "moscow", "ukraine", (), None, 2),
+                             Move("CN", "army", "shanghai", "korea", ("china_sea",), None, 1)),
+                      built=(Built("moscow", "RU", "army", 1, "production"),),
+                      removed=(Removed("beijing", "CN", "army", 1),), flags_new=(("ukraine", "RU"),),
+                      flags_removed=(), factories_new=(("vladivostok", "RU"),), factories_destroyed=(),
+                      battles=(Battle("beijing", ("RU", "CN")),), summary="Russia maneuvers")
+    tree = board_tree(position, changes)
+    moves = of_class(tree, "move")
+    assert [el.get("data-nation") for el in moves] == ["RU", "CN"]
+    assert moves[1].get("d").count("L") == 2  # the convoy's arrow goes by its sea
+    new = [el for el in of_class(tree, "piece") if el.get("data-new")]
+    assert [(el.get("data-nation"), el.get("data-unit")) for el in new] == [("RU", "army")]
+    assert [(el.get("data-nation"), el.get("data-count")) for el in of_class(tree, "ghost")] == [("CN", "1")]
+    assert [el.get("data-nation") for el in of_class(tree, "flag") if el.get("data-new")] == ["RU"]
+    assert [el.get("data-region") for el in of_class(tree, "factory") if el.get("data-new")] == ["vladivostok"]
+    assert len(of_class(tree, "battle")) == 1
+    assert not of_class(board_tree(position), "move")  # no changes, no arrows
+
+
+def test_a_move_across_the_map_edge_leaves_at_one_edge_and_enters_at_the_other(position):
+    changes = step_changes(position, position, [])
+    across = replace(changes, moves=(Move("RU", "fleet", "sea_of_japan", "north_pacific", (), None, 1),))
+    moves = of_class(board_tree(position, across), "move")
+    assert len(moves) == 2
+    x0, _, x1, _ = shapes()["view"]
+    ends = sorted(float(el.get("d").rsplit("L", 1)[1].split(",")[0]) for el in moves)
+    starts = sorted(float(el.get("d")[1:].split(",")[0]) for el in moves)
+    assert x1 in ends[1:] or x0 in ends[:1]  # the first part ends on an edge
+    assert x0 in starts or x1 in starts  # the second starts on the other
+
+
+def test_each_view_zooms_into_the_world_map(position):
+    world = frame_of("World")
+    for view in VIEWS:
+        f = frame_of(view)
+        assert world.x0 <= f.x0 < f.x1 <= world.x1 and world.y0 <= f.y0 < f.y1 <= world.y1
+        assert board_tree(position, view=view).get("viewBox") == f.viewbox()
+    assert frame_of("Europe").px < world.px / 3  # pieces and names drawn at a third of the size
+
+
+def test_every_step_of_a_game_draws_a_well_formed_board(timelines):
+    timeline = timelines[0]
+    for turn, snapshot in enumerate(timeline.snapshots):
+        changes = step_changes(timeline.position_before(turn), snapshot.position, snapshot.events)
+        tree = board_tree(snapshot.position, changes)
+        assert len(of_class(tree, "move")) >= len(changes.moves)
 
 
 # ----- rondel, nations, bonds -----
@@ -342,7 +406,8 @@ def test_page_opens_on_the_setup_of_a_catalogue_game(page, lab):
     assert page.selectbox(key="explorer_run").options == list(lab.runs)[::-1]  # newest first
     games = page.selectbox(key=f"explorer_game_of_{page.selectbox(key='explorer_run').value}")
     assert len(games.options) == 12 and "won" in games.options[0] and "nation turns" in games.options[0]
-    assert len(page.get("plotly_chart")) == 3  # map, rondel, bonds
+    assert len(page.get("plotly_chart")) == 2  # rondel, bonds (the board is SVG)
+    assert sum("imperial-board" in m.value for m in page.markdown) == 1
     assert "Player A receives 13m of starting cash from the bank ([§4.2](/rules?section=4.2))" in events_text(page)
 
 
@@ -358,6 +423,56 @@ def test_next_and_the_slider_change_the_turn_and_its_events(page):
     page.button(key="explorer_last").click().run()
     assert "The game ends" in events_text(page)
     assert not page.exception
+
+
+def shown_timeline(page: AppTest, lab):
+    """The timeline of the game the page shows."""
+    run = page.selectbox(key="explorer_run").value
+    game_id = page.selectbox(key=f"explorer_game_of_{run}").value
+    return timeline_from_text(game_log(lab.catalog, run, game_id))
+
+
+def test_every_action_of_the_turn_is_listed_in_notation_and_words(page, lab):
+    """Actions that cause no event (``end maneuver``, ``no veto``, a refused crossing) are listed too."""
+    timeline = shown_timeline(page, lab)
+    turn = next(k for k, s in enumerate(timeline.snapshots) if any(not a.events for a in s.actions))
+    page.select_slider(key="explorer_turn").set_value(turn).run()
+    shown = events_text(page)
+    for action in timeline.snapshots[turn].actions:
+        assert f"**{action.index}. " in shown and f"`{action.text}` — {action.words}" in shown
+
+
+def test_a_line_says_what_the_step_changed_and_the_last_turn_has_the_result(page, lab):
+    timeline = shown_timeline(page, lab)
+    page.select_slider(key="explorer_turn").set_value(4).run()
+    summary = step_changes(timeline.position_before(4), timeline.snapshots[4].position,
+                           timeline.snapshots[4].events).summary
+    assert f"**{summary}**" in [m.value for m in page.markdown]
+    page.button(key="explorer_last").click().run()
+    assert "Game over." in page.success[0].value and "wins" in page.success[0].value
+
+
+def test_next_and_back_step_single_actions_in_action_by_action_mode(page, lab):
+    timeline = shown_timeline(page, lab)
+    turn = next(k for k in range(2, len(timeline.snapshots))
+                if len(timeline.snapshots[k].actions) > 1 and timeline.snapshots[k - 1].actions)
+    page.select_slider(key="explorer_turn").set_value(turn).run()
+    page.toggle(key="explorer_by_action").set_value(True).run()
+    actions = timeline.snapshots[turn].actions
+    assert page.select_slider(key="explorer_action").value == actions[0].index
+    page.button(key="explorer_next").click().run()
+    assert page.select_slider(key="explorer_action").value == actions[1].index
+    page.button(key="explorer_back").click().run()
+    page.button(key="explorer_back").click().run()  # back over the turn's start: the previous turn's last action
+    assert page.select_slider(key="explorer_turn").value == turn - 1
+    assert page.select_slider(key="explorer_action").value == timeline.snapshots[turn - 1].actions[-1].index
+    assert not page.exception
+
+
+def test_the_map_view_zooms_in(page):
+    page.button_group(key="explorer_view").set_value("Europe").run()
+    board_markdown = next(m.value for m in page.markdown if "imperial-board" in m.value)
+    assert f'viewBox="{frame_of("Europe").viewbox()}"' in board_markdown
 
 
 def test_play_advances_one_turn_per_run_until_paused(page):
@@ -407,7 +522,8 @@ def test_an_error_quotes_the_log_line_as_written(page, games):
     bad = "\n".join(games[0][3].splitlines()[:5] + ['{"player": 0, "action": "rondel -> **x**"}'])
     page.file_uploader(key="explorer_upload").upload("bad.jsonl", bad.encode()).run()
     title, message = page.error[0].value.split("\n\n")
-    assert title == f"{code_span('bad.jsonl')}, line 6: this move log cannot be replayed."
+    assert title == (f"{code_span('bad.jsonl')}, line 6: this move log cannot be replayed. "
+                     "The game is shown up to line 5.")
     assert "'rondel -> **x**'" in code_span_text(message)
 
 

@@ -95,7 +95,8 @@ def test_a_person_plays_a_whole_game_against_random_bots(home):
     assert "**Player A: " in page and "[§6 The rondel](/rules?section=6)" in page  # the decision, with its rule
     assert "**Rondel: where the nation goes ([§6](/rules?section=6))**" in page and "**What happened**" in page
     assert "first placement, free · builds a factory, 5m ([§7.1](/rules?section=7.1))" in texts(at.caption)
-    assert len(at.get("plotly_chart")) == 3  # the map, the rondel, the bonds
+    assert len(at.get("plotly_chart")) == 2  # the rondel, the bonds
+    assert sum("imperial-board" in m.value for m in at.markdown) == 1  # the board (SVG)
     clicks = 0
     while not session(at).is_over():
         assert session(at).waiting_for() == 0  # the bots replied at once

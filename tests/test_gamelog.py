@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import io
 import json
+import pickle
 
 import pytest
 
 from core.bots import RandomBot
-from core.errors import ImperialError, LogError
+from core.errors import IllegalActionError, ImperialError, LogError
 from core.gamelog import read_log, replay, replay_game, write_log
 from core.play import play_game
 
@@ -144,3 +145,11 @@ def test_undecodable_bytes_are_a_located_error(tmp_path, log_lines):
     with pytest.raises(LogError) as info:
         replay(path)
     assert info.value.line == 2
+
+
+def test_errors_survive_pickling_as_streamlit_caches_them():
+    """st.cache_data pickles what it keeps: a partial timeline holds its LogError."""
+    error = pickle.loads(pickle.dumps(LogError("game.jsonl", 7, "bad JSON")))
+    assert (str(error), error.file, error.line) == ("game.jsonl:7: bad JSON", "game.jsonl", 7)
+    illegal = pickle.loads(pickle.dumps(IllegalActionError("§7.4", "no such move")))
+    assert (str(illegal), illegal.rule) == ("no such move [RULES.md §7.4]", "§7.4")

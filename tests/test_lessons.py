@@ -249,7 +249,8 @@ def test_the_lessons_page_passes_the_right_answer_and_explains_a_wrong_one(lesso
     at = page(lesson=lesson.id)
     assert at.header[0].value.endswith(lesson.title)
     assert any("/rules?section=" in c.value for c in at.caption)  # the rules it covers, as links
-    assert len(at.get("plotly_chart")) == 3  # map, rondel, bonds
+    assert len(at.get("plotly_chart")) == 2  # rondel, bonds
+    assert sum("imperial-board" in m.value for m in at.markdown) == 1  # the board (SVG)
     assert lesson.task in at.info[0].value
     legal = lesson.legal_texts()
     wrong = next((t for t in lesson.specific if t in legal), None) or next(t for t in legal if t not in lesson.answers)

@@ -11,8 +11,8 @@ from nbclient import NotebookClient
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
 
-def run_notebook(name: str, lab, monkeypatch) -> tuple[list, str, str]:
-    """(plotly figures, printed text, text/plain results) of the executed notebook."""
+def run_notebook(name: str, lab, monkeypatch) -> tuple[list, str, str, list]:
+    """(plotly figures, printed text, text/plain results, boards drawn) of the executed notebook."""
     monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(lab.catalog))  # the kernel inherits it
     nb = nbformat.read(NOTEBOOKS / name, as_version=4)
     NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}
@@ -21,17 +21,18 @@ def run_notebook(name: str, lab, monkeypatch) -> tuple[list, str, str]:
     figures = [o for o in outputs if "application/vnd.plotly.v1+json" in o.get("data", {})]
     text = "".join(o.get("text", "") for o in outputs)
     plain = "".join(o.get("data", {}).get("text/plain", "") for o in outputs)
-    return figures, text, plain
+    boards = [o for o in outputs if "imperial-board" in o.get("data", {}).get("text/html", "")]
+    return figures, text, plain, boards
 
 
 def test_explore_a_game_notebook_runs(lab, monkeypatch):
-    figures, text, _ = run_notebook("01_explore_a_game.ipynb", lab, monkeypatch)
-    assert len(figures) == 4  # map of a turn, rondel, bonds, final map
+    figures, text, _, boards = run_notebook("01_explore_a_game.ipynb", lab, monkeypatch)
+    assert len(figures) == 2 and len(boards) == 2  # rondel, bonds; the board of a turn and the final one
     assert "(§5)" in text and "The game ends" in text and "(§10)" in text
 
 
 def test_compare_notebook_runs(lab, monkeypatch):
-    figures, text, plain = run_notebook("02_compare_bond_distributions.ipynb", lab, monkeypatch)
+    figures, text, plain, _ = run_notebook("02_compare_bond_distributions.ipynb", lab, monkeypatch)
     assert len(figures) == 6  # win rates by seat and by starting government, four distributions
     assert "tests at alpha = 0.05, Holm-adjusted" in text
     assert all(run in plain for run in lab.runs)

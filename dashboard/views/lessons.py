@@ -19,8 +19,8 @@ import streamlit as st
 from core.imperial2030.describe import action_notes, decision_lines
 from core.lessons import ILLEGAL, RIGHT, UNREADABLE, WRONG, Lesson, lessons_dir, load_catalogue
 from dashboard import frame
+from dashboard.boardview import board_panel
 from dashboard.explain import explain
-from dashboard.mapview import map_figure
 from dashboard.nationview import bonds_figure, nation_summaries
 from dashboard.rondelview import rondel_figure
 from dashboard.rules_text import link_sections, references, section_link
@@ -152,7 +152,7 @@ def decision_text(state) -> str:
 def board(position: dict) -> None:
     """The explorer's views of the lesson's position: map, rondel, nations, bonds."""
     active = position["turn"]["nation"]
-    st.plotly_chart(map_figure(position, height=460), key="lesson_map", config={"scrollZoom": True})
+    board_panel(position, key="lesson_view")
     rondel, nations = st.columns([1, 1.6])
     with rondel:
         st.markdown(f"**Rondel** ({section_link('§6', '§6')})")

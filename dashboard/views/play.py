@@ -30,9 +30,9 @@ from core.interface import CHANCE, seat_name
 from core.session import PlaySession
 from core.setups import PRESETS, load_setup, read_setup_file, setup_names
 from dashboard import frame, playview
+from dashboard.boardview import board_panel
 from dashboard.cards import nation_cards
 from dashboard.rules_text import link_sections, section_url
-from dashboard.mapview import map_figure
 from dashboard.nationview import bonds_figure
 from dashboard.rondelview import rondel_figure
 from dashboard.style import player_label
@@ -47,7 +47,6 @@ QUERY, WATCH_QUERY = "game", "watch"  # the query parameters: the game's id; wat
 BUTTONS_MAX = 8  # a group of more choices is a list with a Play button
 GRID_DETAIL = 70  # a group of 4 or more choices with notes no longer than this is a grid of two columns
 SHOWN_MAX = 60  # moves listed under "What happened"
-MAP_HEIGHT = 440
 SLOW_SECONDS = 0.3  # bots' replies that take longer say who is thinking
 MAX_SEED = 2**31 - 1
 _RULE_AT_END = re.compile(r"\s*\[(§\d[\d.]*(?: Q\d+)?) ([^\]]*)\]$")  # describe.decision_lines' rule
@@ -328,7 +327,7 @@ def game() -> None:
         _decision(session)
         _happened(session)
     with left:
-        st.plotly_chart(map_figure(doc, height=MAP_HEIGHT), key="play_map", config={"scrollZoom": True})
+        board_panel(doc, key="play_view")
         nation_cards(doc, active, per_row=3)
         rondel, bonds = st.columns([1, 1.3])
         with rondel:

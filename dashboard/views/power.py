@@ -9,7 +9,8 @@ import numpy as np
 import streamlit as st
 
 from core import stats
-from dashboard import cache, charts, frame, queries
+from core.errors import LogError
+from dashboard import cache, charts, frame, open_game, queries
 from dashboard.style import player_label
 
 
@@ -33,32 +34,30 @@ def game_metrics(game) -> None:
 
 
 @st.fragment
-def one_game(catalog, run: str) -> None:
-    """One game of the run; the game picker reruns only this part of the page."""
-    first, last = cache.load(queries.game_range, catalog, run)
-    if last < first:
-        st.info(f"Run {run} has no games.")
+def one_game() -> None:
+    """The open game (dashboard.open_game: the one the Game explorer shows), and the chooser that
+    changes it for both pages; choosing reruns only this part of the page."""
+    game = open_game.choose_game(link=("explorer.py", "Open in the explorer"))
+    if game is None:
         return
-    game_id = int(st.columns([1, 3])[0].number_input(f"Game (id {first}–{last})", min_value=first, max_value=last,
-                                                     value=first, step=1, key=f"power_game:{run}"))
-    summary = cache.load(queries.game_summary, catalog, run, game_id)
-    if summary.empty:
-        st.warning(f"Run {run} has no game {game_id}.")
+    try:
+        summary = game.answer(queries.game_summary)
+    except LogError as exc:  # an uploaded log with a bad header
+        open_game.show_log_error(exc)
         return
-    game = summary.iloc[0]
-    st.subheader(f"Game {game_id} of {run}")
-    game_metrics(game)
-    race = cache.load(queries.nation_race, catalog, run, game_id)
+    st.subheader(game.title)
+    game_metrics(summary.iloc[0])
+    race = game.answer(queries.nation_race)
     left, right = st.columns(2)
     left.plotly_chart(charts.nation_race(race, "power_points"))
     right.plotly_chart(charts.nation_race(race, "treasury"))
-    series = cache.load(queries.player_series, catalog, run, game_id)
+    series = game.answer(queries.player_series)
     left, right = st.columns(2)
     left.plotly_chart(charts.player_series(series, "cash", "Cash", "cash (m)"))
     right.plotly_chart(charts.player_series(series, "score", "Score if the game ended now (§10)", "points"))
-    st.plotly_chart(charts.control_timeline(cache.load(queries.control_segments, catalog, run, game_id)))
-    holdings = cache.load(queries.bond_ownership, catalog, run, game_id)
-    st.plotly_chart(charts.bond_ownership(holdings, int(game["nation_turns"])))
+    st.plotly_chart(charts.control_timeline(game.answer(queries.control_segments)))
+    holdings = game.answer(queries.bond_ownership)
+    st.plotly_chart(charts.bond_ownership(holdings, int(summary.iloc[0]["nation_turns"])))
 
 
 def mean_metric(column, label: str, frequencies, hint: str | None = None) -> None:
@@ -93,13 +92,24 @@ def whole_run(catalog, run: str) -> None:
     st.plotly_chart(charts.counts_bar(leads, "value", "n", "How often the leading player changes", "lead changes"))
 
 
+def run_games(catalog, run: str) -> None:
+    """The run's games, each with a link that opens it in the Game explorer."""
+    games = open_game.linked_games(catalog, run)
+    games["winners"] = [" & ".join(player_label(p) for p in w) if w is not None else "—" for w in games["winners"]]
+    st.markdown(f"**The games of {run}**")
+    st.dataframe(games[["game_id", "status", "winners", "rounds", "nation_turns", "ended_by", "open"]],
+                 hide_index=True, column_config={"game_id": st.column_config.NumberColumn("game", width=60),
+                                                 "open": open_game.LINK_COLUMN})
+
+
 st.title("Power & control")
 catalog, run = frame.catalog_path(), frame.selected_run()
-if run is None:
-    st.info("The catalogue has no runs yet: play some with `imperial simulate`.")
-    st.stop()
 game_tab, run_tab = st.tabs(["One game", "Whole run"])
-with game_tab:
-    one_game(catalog, run)
+with game_tab:  # an uploaded log needs no run
+    one_game()
 with run_tab:
-    whole_run(catalog, run)
+    if run is None:
+        st.info("The catalogue has no runs yet: play some with `imperial simulate`.")
+    else:
+        whole_run(catalog, run)
+        run_games(catalog, run)
