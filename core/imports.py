@@ -114,11 +114,16 @@ def _record(path: Path, run: str, game_id: int) -> dict:
     """The rows of one log; an ImperialError naming the file (LogError: and the line) if it cannot be
     read, is malformed or replays an illegal move."""
     config, _ = read_log(path)
+    return record_replay(path, run, game_id, setup_name(config))
+
+
+def setup_name(config: dict) -> str:
+    """The name a recorded game's setup goes by in the tables."""
     setup = config.get("setup", "standard")
     if setup == "custom":
         # A named setup of core.setups carries its name in the config's free label.
         setup = config.get("name") or "custom"
-    return record_replay(path, run, game_id, setup)
+    return setup
 
 
 def _write(folder: Path, chunk: int, batch: list[tuple[dict, dict]]) -> None:

@@ -29,6 +29,7 @@ import streamlit as st
 from core.imperial2030.board import DATA_DIR, NATIONS
 from dashboard.board_shapes import project, shapes
 from dashboard.explain import nation
+from dashboard.rules_text import link_sections
 from dashboard.style import BORDER_COLOUR, LAND_COLOUR, NATION_COLOURS, NATION_NAMES, SEA_COLOUR
 
 NOMINAL_PX = 1000  # the width the sizes below are meant for; the SVG scales to its column
@@ -202,7 +203,7 @@ def show_board(position: dict, changes=None, view: str = "World") -> None:
     """The board on the page (markdown keeps SVG; st.html's sanitiser drops it), its key below."""
     st.markdown(f'<div class="board-view">{BOARD_CSS}{board_svg(position, changes, view)}</div>',
                 unsafe_allow_html=True)
-    st.caption(LEGEND)
+    st.caption(link_sections(LEGEND))
 
 
 LEGEND = ("Pieces: ● army (a dark rim: hostile, standing; hollow: friendly, lying down, §7.4.5) · hull: fleet · "

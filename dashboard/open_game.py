@@ -22,6 +22,7 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import LogError
+from core.imports import setup_name
 from core.tables import frames, record_replay
 from dashboard import cache, frame, queries
 from dashboard.app import PAGES, PAGES_DIR
@@ -119,11 +120,7 @@ def _uploaded_tables(digest: str, _text: str, name: str) -> dict[str, pd.DataFra
     lines = _text.splitlines()
     if timeline.error:
         lines = lines[:timeline.error.line - 1]
-    config = timeline.header["config"]
-    setup = config.get("setup", "standard")
-    if setup == "custom":  # named as core.imports names it: a custom distribution's label holds its name
-        setup = config.get("name") or "custom"
-    tables = frames(record_replay(_NamedLines(lines, name), name, 0, setup))
+    tables = frames(record_replay(_NamedLines(lines, name), name, 0, setup_name(timeline.header["config"])))
     if timeline.error:
         tables["games"]["error"] = str(timeline.error)
     return tables

@@ -161,12 +161,13 @@ def test_the_explorer_page_links_its_rules(move_log, tmp_path, monkeypatch):
     assert not at.exception
     for turn in (0, 1, 5):
         at.select_slider(key="explorer_turn").set_value(turn).run()
-        captions = "\n".join(c.value for c in at.caption)
-        keys = explorer_links("\n".join(m.value for m in at.markdown) + "\n" + captions)
+        texts = "\n".join(m.value for m in at.markdown) + "\n" + "\n".join(c.value for c in at.caption)
+        keys = explorer_links(texts)
         assert "6" in keys and "9" in keys  # the rondel's and the bonds' headings
+        assert "7.4.5" in keys  # the board's key: the stance of armies
         assert len(keys) > 3 and not [key for key in keys if section(key) is None]
         if turn == 0:  # the rules of the step, under its events, with RULES.md's headings
-            assert "[§4.2 Standard setup](/rules?section=4.2)" in captions
+            assert "Rules: [§4.2 Standard setup](/rules?section=4.2)" in texts
 
 
 # ----- the Rules page -----

@@ -153,16 +153,19 @@ def _heading(snapshot: Snapshot) -> str:
 
 
 def _events(groups: list, active: str | None) -> None:
-    """Every action in notation and in plain words, the events it caused under it, then the rules."""
+    """Every action in notation and in plain words, the events it caused under it, then the rules;
+    one markdown element for the whole list (a step redraws it, and elements cost time)."""
+    parts = []
     for step, events in groups:
         if step is not None:
             who = "Chance" if step.player < 0 else player_label(step.player)
-            st.markdown(f"**{step.index}. {who}:** `{step.text}` — {step.words}")
+            parts.append(f"**{step.index}. {who}:** `{step.text}` — {step.words}")
         if events:
-            st.markdown("\n".join(f"- {link_sections(explain(event, active))}" for event in events))
+            parts.append("\n".join(f"- {link_sections(explain(event, active))}" for event in events))
     rules = dict.fromkeys(event["rule"] for _, events in groups for event in events)
     if rules:
-        st.caption("Rules: " + " · ".join(section_link(rule, rule_title(rule)) for rule in rules))
+        parts.append("Rules: " + " · ".join(section_link(rule, rule_title(rule)) for rule in rules))
+    st.markdown("\n\n".join(parts))
 
 
 # ----- the page -----
