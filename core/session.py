@@ -258,6 +258,16 @@ class PlaySession:
             self._replay_steps(missing[0])
         return [self._steps[k] for k in range(start, len(self._actions))]
 
+    def position_before(self, index: int) -> dict:
+        """The position document before move ``index`` (after the moves before it), replayed: the
+        Play page draws what the moves since then changed."""
+        state = self.game.new_initial_state()
+        if hasattr(state, "recording"):
+            state.recording = False  # nobody reads these events
+        for _, action in self._actions[:index]:
+            state.apply_action(action)
+        return state.to_json()
+
     def _replay_steps(self, start: int) -> None:
         """Replay the game and remember the Step of every move from ``start`` on."""
         state = self.game.new_initial_state()

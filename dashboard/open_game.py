@@ -154,7 +154,7 @@ def choose_game(link: tuple[str, str] | None = None) -> CatalogueGame | Upload |
     opened first."""
     _follow_link()
     # One row, so that the explorer's step controls and its map fit a laptop's screen below it.
-    source_col, game_col, link_col = st.columns([1, 2.6, 1], vertical_alignment="center")
+    source_col, game_col, link_col = st.columns([1, 2.2, 1.3], vertical_alignment="center")
     with source_col:
         source = _kept_choice(st.radio, "Explore", (CATALOGUE, UPLOAD), SOURCE_KEY)
     with game_col:

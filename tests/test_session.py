@@ -267,3 +267,12 @@ def test_any_game_of_the_interface_with_plain_words(monkeypatch):
         runs.append(session.actions)
         assert session.undo().player == 0
     assert runs[0] == runs[1]
+
+
+def test_the_position_before_a_move_is_the_state_after_the_moves_before_it():
+    session = PlaySession({"players": 3}, [None, "random", "random"], seed=4)
+    session.advance_to_human()
+    moves = len(session.actions)
+    assert session.position_before(moves) == session.state.to_json()
+    assert session.position_before(0) == session.game.new_initial_state().to_json()
+    assert session.position_before(moves - 1) != session.state.to_json()

@@ -32,6 +32,7 @@ from core.setups import PRESETS, load_setup, read_setup_file, setup_names
 from dashboard import frame, playview
 from dashboard.boardview import board_panel
 from dashboard.cards import nation_cards
+from dashboard.changes import Changes, step_changes
 from dashboard.rules_text import link_sections, section_url
 from dashboard.nationview import bonds_figure
 from dashboard.rondelview import rondel_figure
@@ -327,7 +328,7 @@ def game() -> None:
         _decision(session)
         _happened(session)
     with left:
-        board_panel(doc, key="play_view")
+        board_panel(doc, key="play_view", changes=_changes(session, doc))
         nation_cards(doc, active, per_row=3)
         rondel, bonds = st.columns([1, 1.3])
         with rondel:
@@ -436,6 +437,15 @@ def _final(session: PlaySession) -> None:
     scores = ", ".join(f"{player_label(p)} {score:g}" for p, score in enumerate(state.returns()))
     st.success(f"**The game is over: {winners} won.** Scores (§10): {scores}.", icon=":material/trophy:")
     st.caption("Save the game to look at it again in the Game explorer, or start a new one above.")
+
+
+def _changes(session: PlaySession, doc: dict) -> Changes:
+    """What the moves since the last decision of a person (that decision included) changed, for
+    the board: the bots' replies drawn as arrows, new pieces ringed."""
+    last = session.last_human_index()
+    start = 0 if last is None else last
+    events = [event for step in session.history(start) for event in step.events]
+    return step_changes(session.position_before(start), doc, events)
 
 
 def _happened(session: PlaySession) -> None:
