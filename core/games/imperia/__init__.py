@@ -1,0 +1,11 @@
+"""Imperia, a tile-laying war game for 2-4 players (shared/imperia/RULES.md; docs/imperia.md).
+
+``Imperia`` (game.py) is the game; its states (state.py) implement core/interface.py. Modules:
+data (the data file), board (fixed tables), actions (the text notation), rules (§6), scoring
+(§9), position (documents, observation, a position builder), invariants, search (MCTS hooks),
+heuristic (a simple bot).
+"""
+
+from core.games.imperia.game import Imperia
+
+__all__ = ["Imperia"]

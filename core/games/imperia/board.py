@@ -1,0 +1,151 @@
+"""Imperia's fixed tables: spaces, directions, tiles, board sides (RULES.md §0.2, §1, §2).
+
+Everything here is plain ints and tuples computed once at import. A space is ``r * 8 + c``; a
+direction is 0..7 in the order N NE E SE S SW W NW (even = orthogonal, odd = diagonal); a tile is
+``colour * 16 + k`` with ``k`` its index in the data file's tile template (0 fortress, 1 warlord,
+2-5 generals, 6-9 cavalry, 10-15 infantry). Tiles of one *type* (kind and arrow class) are
+interchangeable for the rules, so hands, piles and actions speak of the six types only.
+"""
+
+from __future__ import annotations
+
+import random
+
+from core.games.imperia.data import TEMPLATE, data
+
+SIZE = 8
+SPACES = 64
+DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+VECTORS = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
+ORTH, DIAG = 0, 1
+FACINGS = ((0, 2, 4, 6), (1, 3, 5, 7))  # by arrow class
+QUADRANTS = ("NW", "NE", "SW", "SE")
+ORIGINS = (0, 4, 32, 36)  # top-left space of each quadrant
+ROTATIONS = (0, 90, 180, 270)
+SIDES = "AB"
+
+# The six tile types: gen/o gen/d cav/o cav/d inf/o inf/d.
+GENERAL, CAVALRY, INFANTRY, WARLORD = 0, 1, 2, 3
+KIND_NAMES = ("gen", "cav", "inf", "war")
+TYPE_NAMES = ("gen/o", "gen/d", "cav/o", "cav/d", "inf/o", "inf/d")
+TYPE_INDEX = {name: t for t, name in enumerate(TYPE_NAMES)}
+TYPE_KIND = (GENERAL, GENERAL, CAVALRY, CAVALRY, INFANTRY, INFANTRY)
+TYPE_CLASS = (ORTH, DIAG, ORTH, DIAG, ORTH, DIAG)
+TYPE_RANK = (3, 3, 2, 2, 1, 1)
+TYPE_TOTAL = (2, 2, 2, 2, 3, 3)  # 14 soldiers: the pile and hand of a colour
+TYPE_IDS = ((2, 3), (4, 5), (6, 7), (8, 9), (10, 11, 12), (13, 14, 15))  # template indices per type
+FORTRESS_INDEX, WARLORD_INDEX = 0, 1
+WARLORD_RANK = 4
+STEP = {GENERAL: 1, CAVALRY: 2, INFANTRY: 1}  # RULES.md §1 (general: G18)
+
+# Per template index (0..15): the type (-1 warlord, -2 fortress), rank and step.
+INDEX_TYPE = tuple(next((t for t, ids in enumerate(TYPE_IDS) if k in ids), -1 if k == 1 else -2)
+                   for k in range(16))
+INDEX_RANK = tuple(WARLORD_RANK if k == 1 else 0 if k == 0 else TYPE_RANK[INDEX_TYPE[k]] for k in range(16))
+INDEX_STEP = tuple(STEP[TYPE_KIND[INDEX_TYPE[k]]] if k >= 2 else 0 for k in range(16))
+INDEX_SOLDIER = tuple(k >= 6 for k in range(16))  # infantry and cavalry: the tiles orders address
+
+
+def space_name(s: int) -> str:
+    return f"{s >> 3},{s & 7}"
+
+
+def rc(s: int) -> list[int]:
+    return [s >> 3, s & 7]
+
+
+def _target(s: int, d: int, k: int) -> int:
+    r, c = (s >> 3) + k * VECTORS[d][0], (s & 7) + k * VECTORS[d][1]
+    return r * 8 + c if 0 <= r < 8 and 0 <= c < 8 else -1
+
+
+# TARGET[k][s][d]: the space k steps from s in direction d, or -1 off the board.
+TARGET = {k: tuple(tuple(_target(s, d, k) for d in range(8)) for s in range(SPACES)) for k in (1, 2)}
+ADJACENT = tuple(tuple(t for t in (TARGET[1][s][d] for d in FACINGS[ORTH]) if t >= 0) for s in range(SPACES))
+
+
+def cheb(a: int, b: int) -> int:
+    return max(abs((a >> 3) - (b >> 3)), abs((a & 7) - (b & 7)))
+
+
+def mask(spaces) -> int:
+    out = 0
+    for s in spaces:
+        out |= 1 << s
+    return out
+
+
+def spaces_of(m: int) -> list[int]:
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
+
+
+D = data()
+CASTLE = D.castle
+CASTLE_MASK = mask(CASTLE)
+RING_TOUCHING = D.ring
+# The alternative ring of G4: the 8 spaces orthogonally adjacent to the castle.
+RING_ORTHOGONAL = tuple(s for s in RING_TOUCHING if any(t in CASTLE for t in ADJACENT[s]))
+FORTRESS_ZONE_MASK = mask(D.fortress_zone)
+
+
+def rotate(side: str, rotation: int) -> str:
+    """A 16-letter side turned clockwise by ``rotation`` degrees (G2: new[i][j] = old[3-j][i])."""
+    for _ in range(rotation // 90):
+        side = "".join(side[(3 - j) * 4 + i] for i in range(4) for j in range(4))
+    return side
+
+
+def reflect(side: str) -> str:
+    return "".join(side[i * 4 + 3 - j] for i in range(4) for j in range(4))
+
+
+def symmetries(side: str) -> set[str]:
+    """The side under its 8 rotations and reflections."""
+    out = set()
+    for s in (side, reflect(side)):
+        for rotation in ROTATIONS:
+            out.add(rotate(s, rotation))
+    return out
+
+
+def quadrant_spaces(quadrant: int) -> tuple:
+    o = ORIGINS[quadrant]
+    return tuple(o + i * 8 + j for i in range(4) for j in range(4))
+
+
+def generate_sides(seed: int, counts: dict | None = None) -> tuple:
+    """Eight sides by the data file's generator (board_sides.default_set_generator): shuffle the
+    letters, reject two orthogonally adjacent villages or a side equal to an accepted one under a
+    symmetry. Returns ((1A, 1B), (2A, 2B), (3A, 3B), (4A, 4B)). Seed 1 gives the default set."""
+    counts = counts or {"F": 7, "M": 6, "V": 3}
+    rng = random.Random(seed)
+    accepted: list[str] = []
+    seen: set[str] = set()
+    for _ in range(100_000):
+        cells = [letter for letter in "FMV" for _ in range(counts[letter])]
+        rng.shuffle(cells)
+        side = "".join(cells)
+        if _villages_touch(side) or side in seen:
+            continue
+        accepted.append(side)
+        seen |= symmetries(side)
+        if len(accepted) == 8:
+            return tuple((accepted[2 * k], accepted[2 * k + 1]) for k in range(4))
+    raise ValueError(f"no 8 distinct sides with the proportions {counts}")
+
+
+def _villages_touch(side: str) -> bool:
+    for i in range(4):
+        for j in range(4):
+            if side[i * 4 + j] == "V" and ((j < 3 and side[i * 4 + j + 1] == "V")
+                                           or (i < 3 and side[(i + 1) * 4 + j] == "V")):
+                return True
+    return False
+
+
+assert TEMPLATE[FORTRESS_INDEX] == "F" and TEMPLATE[WARLORD_INDEX] == "W"
