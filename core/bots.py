@@ -1,7 +1,10 @@
 """Bots: objects with ``decide(state, legal_actions) -> action`` (catanatron's API), and the bot specs
 that name them.
 
-They see the game only through the game-agnostic interface (``core.interface``).
+They see the game only through the game-agnostic interface (``core.interface``). The bots of every game
+are here (``random``, and the search bot ``mcts``); a bot that needs a game's rules (Imperial 2030's
+``heuristic``) is that game's, declared in its plug-in (``core.plugin.GamePlugin.bots``), so every
+function that reads a spec takes the ``game`` it is for (default Imperial 2030).
 
 A **bot spec** is ``NAME`` or ``NAME:key=value[:key=value...]``, e.g. ``heuristic:temperature=0.5``
 or ``mcts:playouts=200``. Each bot class declares its parameters in ``PARAMS``: name ->
@@ -21,8 +24,8 @@ import random
 import re
 
 from core.errors import SetupError
-from core.imperial2030.heuristic import HeuristicBot
 from core.jsonio import clip
+from core.registry import plugin
 
 MAX_SPEC_CHARS = 200  # a move log's header refuses longer bot names (core/gamelog.py)
 _INT = re.compile(r"[+-]?[0-9]{1,18}\Z")
@@ -47,13 +50,14 @@ class RandomBot:
         return legal_actions[self.rng.randrange(len(legal_actions))]
 
 
-BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+BOTS = {"random": RandomBot}  # the bots of every game
 _MISSING: dict[str, str] = {}  # bots that could not be loaded, and why (named when one is asked for)
 
 
-def bot_classes() -> dict:
-    """BOTS, with the search bot ``mcts`` when core/mcts.py provides ``MCTSBot``. It is imported only
-    here, so ``import core.bots`` stays light, and a missing or broken core/mcts.py costs only that bot."""
+def bot_classes(game: str | None = None) -> dict:
+    """The bots of ``game``: BOTS, the search bot ``mcts`` when core/mcts.py provides ``MCTSBot``, and the
+    game's own bots. mcts is imported only here, so ``import core.bots`` stays light, and a missing or
+    broken core/mcts.py costs only that bot."""
     if "mcts" not in BOTS and "mcts" not in _MISSING:
         try:
             from core.mcts import MCTSBot
@@ -61,11 +65,12 @@ def bot_classes() -> dict:
             _MISSING["mcts"] = f"core/mcts.py cannot be loaded: {exc}"
         else:
             BOTS["mcts"] = MCTSBot
-    return BOTS
+    owner = plugin(game)
+    return {**BOTS, **{name: owner.bot_class(name) for name in owner.bots}}
 
 
-def parse_bot_spec(text: str, where: str = "bot spec") -> tuple[str, dict]:
-    """``(name, params)`` of a bot spec, each value of its declared type and range.
+def parse_bot_spec(text: str, where: str = "bot spec", game: str | None = None) -> tuple[str, dict]:
+    """``(name, params)`` of a bot spec for ``game``, each value of its declared type and range.
 
     SetupError, starting with ``where`` (e.g. ``--bots``) and quoting the spec, for an empty or
     unknown name, an unknown, repeated or malformed key, or a value out of range.
@@ -81,7 +86,7 @@ def parse_bot_spec(text: str, where: str = "bot spec") -> tuple[str, dict]:
         refuse(f"longer than {MAX_SPEC_CHARS} characters")
     name, *pairs = spec.split(":")
     name = name.strip()
-    classes = bot_classes()
+    classes = bot_classes(game)
     if not name:
         refuse(f"unknown bot '': no name (a spec is NAME or NAME:key=value[:key=value]; known: "
                f"{', '.join(sorted(classes))})")
@@ -135,25 +140,25 @@ def _number(x) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
-def canonical_spec(text: str, where: str = "bot spec") -> str:
+def canonical_spec(text: str, where: str = "bot spec", game: str | None = None) -> str:
     """The one text of a bot spec: its name, then its non-default parameters sorted by key, numbers
     normalised (``heuristic:temperature=0.50`` and ``heuristic:temperature=0.5`` give the same)."""
-    name, params = parse_bot_spec(text, where)
-    cls = bot_classes()[name]
+    name, params = parse_bot_spec(text, where, game)
+    cls = bot_classes(game)[name]
     defaults = (cls.spec_defaults(params) if hasattr(cls, "spec_defaults")
                 else {key: d[3] for key, d in cls.PARAMS.items() if len(d) > 3})
     kept = sorted((key, value) for key, value in params.items() if key not in defaults or value != defaults[key])
     return ":".join([name] + [f"{key}={'none' if value is None else _number(value)}" for key, value in kept])
 
 
-def parse_bot_list(text: str, where: str = "--bots") -> list[str]:
+def parse_bot_list(text: str, where: str = "--bots", game: str | None = None) -> list[str]:
     """The canonical specs of a comma list of bot specs (one per seat), in order."""
-    return [canonical_spec(part, where) for part in str(text).split(",")]
+    return [canonical_spec(part, where, game) for part in str(text).split(",")]
 
 
-def seat_bots(text: str, players: int, where: str = "--bots") -> list[str]:
+def seat_bots(text: str, players: int, where: str = "--bots", game: str | None = None) -> list[str]:
     """``--bots`` of ``imperial play`` and ``simulate``: one spec for every seat, or one per seat."""
-    specs = parse_bot_list(text, where)
+    specs = parse_bot_list(text, where, game)
     if len(specs) == 1:
         return specs * players
     if len(specs) != players:
@@ -161,10 +166,10 @@ def seat_bots(text: str, players: int, where: str = "--bots") -> list[str]:
     return specs
 
 
-def make_bot(spec: str, seed: int | None = None):
-    """The bot of a spec (``random``, ``heuristic:temperature=0.5``), seeded with ``seed``."""
-    name, params = parse_bot_spec(spec)
-    return bot_classes()[name].from_params(params, seed)
+def make_bot(spec: str, seed: int | None = None, game: str | None = None):
+    """The bot of a spec for ``game`` (``random``, ``heuristic:temperature=0.5``), seeded with ``seed``."""
+    name, params = parse_bot_spec(spec, game=game)
+    return bot_classes(game)[name].from_params(params, seed)
 
 
 def lineup_entrants(bots: str | None) -> list[str]:

@@ -25,7 +25,7 @@ import duckdb
 from core import runstore
 from core.errors import ImperialError
 from core.runstore import RunError
-from core.tables import TABLES
+from core.tables import all_tables
 
 DEFAULT_CATALOG = Path(__file__).resolve().parents[1] / "data" / "lab.duckdb"
 CATALOG_ENV = "IMPERIAL_LAB_CATALOG"
@@ -181,7 +181,7 @@ def _table_folders(con) -> list[str]:
     """The folders the views read: each table's folder in each registered run (with a slash, since
     DuckDB allows every path that starts with one)."""
     runs = [Path(path) for (path,) in con.execute("SELECT path FROM runs").fetchall()]
-    return [f"{folder / table}{os.sep}" for folder in runs for table in TABLES]
+    return [f"{folder / table}{os.sep}" for folder in runs for table in all_tables()]
 
 
 def _check_select(statements) -> None:
@@ -257,25 +257,25 @@ def _run_row(folder: Path, status: str) -> dict:
 def _views_exist(con) -> bool:
     names = {row[0] for row in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal AND "
                                            "database_name = current_database()").fetchall()}
-    return set(TABLES) <= names
+    return set(all_tables()) <= names
 
 
 def _create_views(con) -> None:
     """One view per table over the finished chunks of every registered run still on disk. A run
     whose markers are damaged is left out with a warning, so that it never stops the others."""
-    files: dict[str, list[str]] = {table: [] for table in TABLES}
+    files: dict[str, list[str]] = {table: [] for table in all_tables()}
     for (path,) in con.execute("SELECT path FROM runs ORDER BY name").fetchall():
         folder = Path(path)
         if not folder.is_dir():
             continue
         try:
-            found = {table: runstore.chunk_files(folder, table) for table in TABLES}
+            found = {table: runstore.chunk_files(folder, table) for table in all_tables()}
         except RunError as exc:
             log.warning("imperial: warning: the run at %s is left out of the catalogue's views: %s", folder, exc)
             continue
         for table, paths in found.items():
             files[table] += map(str, paths)
-    for table, columns in TABLES.items():
+    for table, columns in all_tables().items():
         con.execute(f"CREATE OR REPLACE VIEW {table} AS {_select(files[table], columns)}")
 
 
@@ -292,7 +292,7 @@ def _sql_list(texts: list[str]) -> str:
 
 
 def _sql_type(dtype: str) -> str:
-    """The DuckDB type a column of this TABLES dtype has in Parquet (categories are strings)."""
+    """The DuckDB type a column of this dtype of a game's TABLES has in Parquet (categories are strings)."""
     if dtype.startswith("list<"):
         return _sql_type(dtype[5:-1]) + "[]"
     if dtype.lower().startswith("int"):

@@ -1,5 +1,11 @@
-"""The ``imperial`` command: play, replay, legal, apply, bench (docs/command-line.md); setups,
-simulate, import, runs, query (docs/setups.md, docs/batch-runs.md); league (docs/league.md); dashboard.
+"""The ``imperial`` command: play, replay, legal, apply (docs/command-line.md); setups, simulate, import,
+runs, query (docs/setups.md, docs/batch-runs.md); league (docs/league.md); dashboard; and the commands
+each game adds (its plug-in's ``commands`` part: Imperial 2030's ``bench``, ``setups structure``,
+``setups search``).
+
+Commands that start something new (``play``, ``simulate``, ``league``, ``import``, ``setups``) take
+``--game`` (default ``imperial2030``) and the game's own default setup; a setup file or move log
+names its own game, which wins.
 
 Every error, argparse's included, ends as one line on stderr starting ``imperial: error:`` and exit
 status 2; a closed pipe (``imperial legal POS | head -1``) ends the command quietly.
@@ -15,14 +21,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from core.bench import run_bench
 from core.bots import make_bot, parse_bot_list, seat_bots
 from core.errors import ImperialError, NotationError, SetupError
 from core.gamelog import MAX_SEED, replay_game, write_log
 from core.interface import make_game, seat_name
 from core.jsonio import clip, read_json_file
 from core.play import play_game
-from core.setups import is_file, list_setups, load_setup, setup_names, show_setup
+from core.registry import DEFAULT_GAME, GAMES, plugin
+from core.setups import list_setups, load_setup, play_config, show_setup
 
 ERROR_EXIT = 2
 INTERRUPTED_EXIT = 130  # the shell's code for a command stopped by Ctrl-C
@@ -86,17 +92,18 @@ def _one_line(exc: Exception) -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="imperial", description="Imperial 2030 rules engine")
+    parser = _Parser(prog="imperial", description="the lab's games: rules engines, bots, batch runs")
     sub = parser.add_subparsers(dest="command", required=True)
 
     play = sub.add_parser("play", help="play one game with bots and print a summary")
-    play.add_argument("--players", type=_players, help="2..6 (default 4, or as many as a custom distribution lists)")
-    play.add_argument("--seed", type=_seed, help="seed of the deal and the bots (default: random, printed)")
+    _game_option(play)
+    play.add_argument("--players", type=player_count, help="2..6 (default 4, or as many as a custom distribution lists)")
+    play.add_argument("--seed", type=seed_value, help="seed of the deal and the bots (default: random, printed)")
     play.add_argument("--bots", help=BOTS_HELP + " (default random; with --human: one for all the other seats, or "
                                                  "one per other seat in seat order)")
     play.add_argument("--setup",
-                      help="standard (the default), variant, a setup name (imperial setups), or the path of a "
-                           "distribution JSON file")
+                      help="the game's default setup (Imperial 2030: standard), another setup name (imperial "
+                           "setups), or the path of a setup file (Imperial 2030: also a distribution JSON file)")
     play.add_argument("--log", metavar="FILE", help="write the game as a move log (JSON Lines)")
     play.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     from core.human import DEFAULT_HINT_PLAYOUTS, MAX_HINT_PLAYOUTS  # terminal play (docs/command-line.md)
@@ -104,7 +111,7 @@ def _parser() -> argparse.ArgumentParser:
                                                        "decisions are asked on stdin")
     play.add_argument("--resume", metavar="FILE", help="continue the game of a move log (imperial play --human's "
                                                        "save, or any log), with --human's seats on the terminal")
-    play.add_argument("--hint-playouts", type=_bounded(MAX_HINT_PLAYOUTS), default=DEFAULT_HINT_PLAYOUTS,
+    play.add_argument("--hint-playouts", type=bounded(MAX_HINT_PLAYOUTS), default=DEFAULT_HINT_PLAYOUTS,
                       metavar="N", help=f"playouts of the search bot behind '?' (default {DEFAULT_HINT_PLAYOUTS})")
     play.set_defaults(run=_play)
 
@@ -122,14 +129,6 @@ def _parser() -> argparse.ArgumentParser:
     apply.add_argument("action", metavar="ACTION", help='an action in text form, e.g. "rondel factory"')
     apply.set_defaults(run=_apply)
 
-    bench = sub.add_parser("bench", help="time random games and the engine's hot calls")
-    bench.add_argument("--repeats", type=_bounded(MAX_BENCH), default=5)
-    bench.add_argument("--games", type=_bounded(MAX_BENCH), default=20, help="games per repeat")
-    bench.add_argument("--players", type=_players, default=4)
-    bench.add_argument("--seed", type=_seed, default=1)
-    bench.add_argument("--json", action="store_true", help="print the raw result as one JSON object")
-    bench.set_defaults(run=_bench)
-
     _add_batch_commands(sub)
     dashboard = sub.add_parser("dashboard", help="start the lab's dashboard (Streamlit); other options go to "
                                                  "streamlit run, e.g. --server.port 8600")
@@ -141,48 +140,26 @@ def _parser() -> argparse.ArgumentParser:
 def _add_batch_commands(sub) -> None:
     """setups, simulate, import, runs, query: the commands of the batch lab."""
     setups = sub.add_parser("setups", help="list the named starting distributions ('setups show NAME': one)")
+    _game_option(setups)
     setups.set_defaults(run=_setups_list)
     setups_sub = setups.add_subparsers(dest="setups_command")
     show = setups_sub.add_parser("show", help="print one setup as JSON")
     show.add_argument("name", metavar="NAME")
+    _game_option(show, default=argparse.SUPPRESS)  # given here or before ``show``
     show.set_defaults(run=_setups_show)
-    structure = setups_sub.add_parser("structure", help="who governs on what, and the cheapest takeovers (§9)")
-    structure.add_argument("name", metavar="NAME")
-    structure.add_argument("--json", action="store_true", help="print the structure as one JSON object")
-    structure.set_defaults(run=_setups_structure)
-    from core.fair_setups import MAX_CANDIDATES, MAX_GAMES as MAX_SEARCH_GAMES  # a light module (no scipy)
-    fair = setups_sub.add_parser("search", help="search for a distribution whose seats win equally often, "
-                                                "validated on fresh games (docs/setups.md)")
-    fair.add_argument("--players", type=_players, default=4, help="2..6 (default 4)")
-    fair.add_argument("--bots", default="heuristic", help="heuristic or random bots: one spec for every seat, or one "
-                                                          "per seat (default heuristic; mcts is refused: too slow)")
-    fair.add_argument("--candidates", type=_bounded(MAX_CANDIDATES), required=True,
-                      help=f"candidate distributions, 1..{MAX_CANDIDATES:,}")
-    fair.add_argument("--games", type=_bounded(MAX_SEARCH_GAMES), required=True,
-                      help=f"games per candidate, 1..{MAX_SEARCH_GAMES:,} (the seats are not rotated)")
-    fair.add_argument("--seed", type=_seed, default=1, help="seeds the candidates and the games (default 1)")
-    fair.add_argument("--validate", type=_bounded(MAX_SEARCH_GAMES), metavar="M",
-                      help="fresh games that measure the best candidate again (default: --games)")
-    fair.add_argument("--finalists", type=_bounded(MAX_CANDIDATES), default=1, metavar="F",
-                      help="play the F fairest again on --final-games fresh games and keep the fairest of those "
-                           "(default 1: no final round)")
-    fair.add_argument("--final-games", type=_bounded(MAX_SEARCH_GAMES), metavar="G",
-                      help="games of each finalist and of each handicap variant (default: --games)")
-    fair.add_argument("--tune-handicap", action="store_true",
-                      help="try the kept candidate with its first investor-card holder keeping 0, 1 or 2m less, "
-                           "on --final-games fresh games each, and validate the fairest")
-    fair.add_argument("--save", metavar="NAME", help="write the best candidate as a new setup NAME.json "
-                                                     "(never overwrites)")
-    fair.add_argument("--json", action="store_true", help="print the result as one JSON object")
-    fair.set_defaults(run=_setups_search)
-
+    for owner in GAMES.values():
+        commands = owner.part("commands")
+        if commands is not None:
+            commands.add_commands(sub, setups_sub)
     sim = sub.add_parser("simulate", help="play many recorded games into a run folder (Parquet), resumable")
+    _game_option(sim)
     sim.add_argument("--games", type=_positive, required=True)
-    sim.add_argument("--players", type=_players, help="2..6 (default 4, or as many as the setup file lists)")
-    sim.add_argument("--setup", default="standard", help="a setup name (imperial setups) or a setup file")
+    sim.add_argument("--players", type=player_count, help="2..6 (default 4, or as many as the setup file lists)")
+    sim.add_argument("--setup", help="a setup name (imperial setups; default: the game's, Imperial 2030's is "
+                                     "standard) or a setup file")
     sim.add_argument("--bots", default="random", help=BOTS_HELP)
-    sim.add_argument("--seed", type=_seed, default=1, help="the run's seed; game k gets a seed made from it and k")
-    sim.add_argument("--workers", type=_bounded(MAX_WORKERS), default=_default_workers(),
+    sim.add_argument("--seed", type=seed_value, default=1, help="the run's seed; game k gets a seed made from it and k")
+    sim.add_argument("--workers", type=bounded(MAX_WORKERS), default=_default_workers(),
                      help="worker processes of the local Dask cluster; 1 plays in this process (default: cores)")
     sim.add_argument("--out", required=True, metavar="runs/NAME", help="the run folder; its name names the run")
     sim.add_argument("--chunk-size", type=_positive,
@@ -194,6 +171,7 @@ def _add_batch_commands(sub) -> None:
     sim.set_defaults(run=_simulate)
 
     imp = sub.add_parser("import", help="check move logs and add the good ones to a run")
+    _game_option(imp, "of a new run (a run holds the games of one game; an existing run keeps its own)")
     imp.add_argument("logs", nargs="+", metavar="FILE")
     imp.add_argument("--run", required=True, metavar="NAME", dest="run_name")  # args.run is the handler
     imp.add_argument("--out", metavar="FOLDER", help="the run folder (default runs/NAME)")
@@ -217,17 +195,31 @@ def _add_batch_commands(sub) -> None:
     query.set_defaults(run=_query)
 
     lg = sub.add_parser("league", help="play bots against each other, rotating the seats, and print their standings")
+    _game_option(lg)
     lg.add_argument("--bots", required=True, help="2..6 bot specs, one per seat, comma-separated "
                                                   "(e.g. heuristic,heuristic:temperature=0,random,random)")
     lg.add_argument("--games", type=_positive, required=True)
-    lg.add_argument("--seed", type=_seed, default=1, help="the league's seed; game k gets a seed made from it and k")
-    lg.add_argument("--setup", default="standard", help="a setup name (imperial setups) or a setup file")
-    lg.add_argument("--workers", type=_bounded(MAX_WORKERS), default=_default_workers(),
+    lg.add_argument("--seed", type=seed_value, default=1, help="the league's seed; game k gets a seed made from it and k")
+    lg.add_argument("--setup", help="a setup name (imperial setups; default: the game's, Imperial 2030's is "
+                                    "standard) or a setup file")
+    lg.add_argument("--workers", type=bounded(MAX_WORKERS), default=_default_workers(),
                     help="worker processes of the local Dask cluster; 1 plays in this process (default: cores)")
     lg.add_argument("--out", metavar="DIR", help="the run folder (default runs/league-<hash> beside the catalogue)")
     lg.add_argument("--catalog", default=None, metavar="PATH", help="catalogue file (default data/lab.duckdb)")
     lg.add_argument("--json", action="store_true", help="print the standings as one JSON object")
     lg.set_defaults(run=_league)
+
+
+def _game_option(parser, what: str = "to play", default=DEFAULT_GAME) -> None:
+    parser.add_argument("--game", type=_game, default=default,
+                        help=f"the game {what}: {', '.join(sorted(GAMES))} (default {DEFAULT_GAME})")
+
+
+def _game(text: str) -> str:
+    try:
+        return plugin(text).name
+    except SetupError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _whole(text: str, low: int, high: int) -> int:
@@ -241,15 +233,15 @@ def _positive(text: str) -> int:
     return _whole(text, 1, 2**63 - 1)
 
 
-def _players(text: str) -> int:
+def player_count(text: str) -> int:
     return _whole(text, 2, 6)
 
 
-def _seed(text: str) -> int:
+def seed_value(text: str) -> int:
     return _whole(text, 0, MAX_SEED)
 
 
-def _bounded(high: int):
+def bounded(high: int):
     def whole(text: str) -> int:
         return _whole(text, 1, high)
     whole.__name__ = "whole number"  # argparse names the type in its messages
@@ -261,19 +253,16 @@ def _bounded(high: int):
 def _play(args) -> int:
     if args.human is not None or args.resume is not None:
         return _play_terminal(args)
-    setup = "standard" if args.setup is None else args.setup
-    game = make_game(_setup_config(setup, args.players))
+    game = make_game(play_config(args.setup, args.players, args.game))
     seed = random.randrange(2**31) if args.seed is None else args.seed
-    names = seat_bots("random" if args.bots is None else args.bots, game.num_players)
+    names = seat_bots("random" if args.bots is None else args.bots, game.num_players, game=game.name)
     # One generator per seat, distinct for every (seed, seat), so seats never mirror each other.
-    bots = [make_bot(name, seed * 100 + p) for p, name in enumerate(names)]
+    bots = [make_bot(name, seed * 100 + p, game.name) for p, name in enumerate(names)]
     played = play_game(game.config, bots, seed)
     if args.log:
         write_log(args.log, played, seed=seed, bots=names)
     summary = {"config": played.config, "seed": seed, "bots": names, "log": args.log, **_summary(played)}
-    title = f"Imperial 2030: {game.num_players} players, {game.config['setup']} setup, seed {seed}, " \
-            f"bots {','.join(names)}"
-    _print_summary(summary, title, args.json)
+    _print_summary(summary, _title(game, seed, names), args.json)
     return 0
 
 
@@ -294,11 +283,12 @@ def _play_terminal(args) -> int:
         if seed is None:
             seed = args.seed
     else:
-        config = _setup_config("standard" if args.setup is None else args.setup, args.players)
+        config = play_config(args.setup, args.players, args.game)
         actions, seed = [], args.seed
     game = make_game(config)
     humans = parse_human_seats(args.human, game.num_players)
-    seats = seat_specs(args.bots, humans, game.num_players, saved=saved, where=f"--resume {args.resume}")
+    seats = seat_specs(args.bots, humans, game.num_players, saved=saved, where=f"--resume {args.resume}",
+                       game=game.name)
     seed = random.randrange(2**31) if seed is None else seed
     for stream in (sys.stdin, sys.stdout):  # a stray byte or a character the terminal lacks ends nothing
         if hasattr(stream, "reconfigure"):
@@ -308,8 +298,7 @@ def _play_terminal(args) -> int:
     names = session.names
     if args.log:  # a FILE that cannot be written is refused before anybody plays
         write_log(args.log, session.played(), seed=seed, bots=names)
-    title = f"Imperial 2030: {game.num_players} players, {game.config['setup']} setup, seed {seed}, " \
-            f"bots {','.join(names)}"
+    title = _title(game, seed, names)
     print(title)
     outcome = session.run()
     played = outcome.played
@@ -330,16 +319,10 @@ def _play_terminal(args) -> int:
     return 0
 
 
-def _setup_config(setup: str, players: int | None) -> dict:
-    """``--setup``: a named setup (core.setups), or a file holding a bare distribution object."""
-    if setup in setup_names():
-        return load_setup(setup, players)
-    if not is_file(Path(setup)):
-        named = ", ".join(setup_names()[2:])
-        raise SetupError(f"--setup: {clip(setup)} is neither standard nor variant, nor a setup of data/setups "
-                         f"({named}), nor a distribution file")
-    config = {"game": "imperial2030", "setup": "custom", "distribution": read_json_file(setup, SetupError)}
-    return config if players is None else {**config, "players": players}
+def _title(game, seed: int, names: list[str]) -> str:
+    owner = plugin(game.name)
+    setup = game.config.get("setup", owner.default_setup)
+    return f"{owner.title}: {game.num_players} players, {setup} setup, seed {seed}, bots {','.join(names)}"
 
 
 def _replay(args) -> int:
@@ -351,21 +334,19 @@ def _replay(args) -> int:
 
 
 def _summary(played) -> dict:
-    """What a game came to: winners, scores, length, and each nation's power points."""
+    """What a game came to, for every game: finished, winners, scores, decisions and actions; then
+    what its plug-in's ``summary`` part adds (Imperial 2030: length, power points, who ended it)."""
     state = played.state
-    doc = state.to_json()
     finished = state.is_terminal()
-    return {
+    summary = {
         "finished": finished,
         "winners": state.winners() if finished else [],
         "scores": [_number(x) for x in state.returns()],
-        "nation_turns": doc["turn"]["nation_turns"],
-        "rounds": doc["turn"]["round"],
         "decisions": played.decisions,
         "actions": len(played.actions),
-        "power_points": {code: nation["power_points"] for code, nation in doc["nations"].items()},
-        "ended_by": doc["turn"]["ended_by"],
     }
+    extra = plugin(played.config.get("game")).part("summary")
+    return summary if extra is None else {**summary, **extra.summary(played)}
 
 
 def _number(x: float) -> int | float:
@@ -382,15 +363,12 @@ def _print_summary(summary: dict, title: str, as_json: bool) -> None:
         verdict = f"{won} ({scores[summary['winners'][0]]} points)"
     else:
         verdict = "none yet: the game is not over (scores as if it ended now)"
-    pp = summary["power_points"]
-    ended = summary["ended_by"]
+    extra = plugin(summary["config"].get("game")).part("summary")
     rows = [
         ("Winner" if len(summary["winners"]) < 2 else "Winners", verdict),
         ("Scores", ", ".join(f"{seat_name(p)} {s}" for p, s in enumerate(scores))),
-        ("Ended by", f"{ended} ({pp[ended]} power points)" if ended else "-"),
-        ("Nation turns", f"{summary['nation_turns']} in {summary['rounds']} rounds"),
-        ("Decisions", f"{summary['decisions']} ({summary['actions']} actions with chance)"),
-        ("Power points", ", ".join(f"{code} {points}" for code, points in pp.items())),
+        *(extra.summary_rows(summary) if extra is not None else
+          [("Decisions", f"{summary['decisions']} ({summary['actions']} actions with chance)")]),
     ]
     print(title)
     for label, value in rows:
@@ -425,36 +403,10 @@ def _load_position(path: str):
         raise NotationError(f"{path}: {exc}") from exc
 
 
-# ----- bench -----
-
-def _bench(args) -> int:
-    print(f"imperial bench: {args.repeats} x {args.games} random {args.players}-player games ...", file=sys.stderr)
-    result = run_bench(args.repeats, args.games, args.seed, args.players, progress=_bench_progress)
-    if args.json:
-        print(json.dumps(result))
-        return 0
-    print(f"{result['players']} players, {result['repeats']} repeats of {result['games_per_repeat']} games "
-          f"(seed {args.seed}); median (min-max) over the repeats")
-    for key, label, digits in (("games_per_s", "games/s", 2), ("nation_turns_per_s", "nation turns/s", 0),
-                               ("decisions_per_s", "decisions/s", 0),
-                               ("nation_turns_per_game", "nation turns/game", 1)):
-        row = result[key]
-        print(f"  {label:18}{row['median']:>10.{digits}f}  ({row['min']:.{digits}f}-{row['max']:.{digits}f})")
-    calls = result["per_call_us"]
-    print(f"per call over the {calls['states_measured']} states of one game (best of 5 passes):")
-    for name in ("legal_actions", "apply_action", "apply_legal", "clone"):
-        print(f"  {name:18}{calls[name]:>10.1f} µs")
-    return 0
-
-
-def _bench_progress(done: int, repeats: int, row: dict) -> None:
-    print(f"  repeat {done}/{repeats}: {row['games_per_s']:.2f} games/s", file=sys.stderr)
-
-
 # ----- setups -----
 
 def _setups_list(args) -> int:
-    rows = list_setups()
+    rows = list_setups(game=args.game)
     width = max(len(row["name"]) for row in rows)
     print(f"{'name':{width}}  players  description")
     for row in rows:
@@ -464,31 +416,7 @@ def _setups_list(args) -> int:
 
 
 def _setups_show(args) -> int:
-    print(json.dumps(show_setup(args.name), indent=2))
-    return 0
-
-
-def _setups_structure(args) -> int:
-    from core.imperial2030.structure import setup_structure, structure_lines
-
-    structure = setup_structure(args.name)
-    print(json.dumps(structure) if args.json else "\n".join(structure_lines(structure)))
-    return 0
-
-
-def _setups_search(args) -> int:
-    from core.fair_setups import check_save_name, check_search_bots, format_result, save_setup, search
-
-    check_search_bots(args.bots, args.players)  # every refusal before the first game
-    if args.finalists > args.candidates:
-        raise SetupError(f"--finalists: {args.finalists} is more than the {args.candidates} candidates")
-    if args.save is not None:
-        check_save_name(args.save)
-    result = search(args.players, args.bots, args.candidates, args.games, args.seed, args.validate,
-                    args.finalists, args.final_games, args.tune_handicap)
-    if args.save is not None:
-        save_setup(result, args.save)
-    print(json.dumps(result) if args.json else format_result(result))
+    print(json.dumps(show_setup(args.name, game=args.game), indent=2))
     return 0
 
 
@@ -507,12 +435,13 @@ def _catalog(args):
 def _simulate(args) -> int:
     from core.simulate import simulate
 
-    config = load_setup(args.setup, args.players)
-    names = seat_bots(args.bots, config["players"])
+    setup = plugin(args.game).default_setup if args.setup is None else args.setup
+    game = make_game(load_setup(setup, args.players, game=args.game))
+    names = seat_bots(args.bots, game.num_players, game=game.name)
     try:
-        result = simulate(args.out, args.games, args.players, args.setup, names, args.seed, workers=args.workers,
+        result = simulate(args.out, args.games, args.players, setup, names, args.seed, workers=args.workers,
                           chunk_size=args.chunk_size, scheduler=args.scheduler,
-                          catalog=_catalog(args))
+                          catalog=_catalog(args), game=game.name)
     except KeyboardInterrupt:
         print(f"imperial: interrupted: the finished chunks in {args.out} are kept; run the same command again "
               f"to play the rest", file=sys.stderr)
@@ -532,8 +461,8 @@ def _league(args) -> int:
     from core.league import format_standings, league
 
     try:
-        result = league(parse_bot_list(args.bots), args.games, args.seed, args.setup, workers=args.workers,
-                        out=args.out, catalog=_catalog(args))
+        result = league(parse_bot_list(args.bots, game=args.game), args.games, args.seed, args.setup,
+                        workers=args.workers, out=args.out, catalog=_catalog(args), game=args.game)
     except KeyboardInterrupt:
         print("imperial: interrupted: the finished chunks are kept; run the same command again to play the rest",
               file=sys.stderr)
@@ -545,7 +474,7 @@ def _league(args) -> int:
 def _import(args) -> int:
     from core.imports import import_logs
 
-    result = import_logs(args.logs, args.run_name, args.out, catalog=_catalog(args))
+    result = import_logs(args.logs, args.run_name, args.out, catalog=_catalog(args), game=args.game)
     for message in result["errors"]:
         print(f"imperial: error: {message}", file=sys.stderr)
     for path in result["skipped"]:

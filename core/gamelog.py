@@ -5,8 +5,8 @@
     {"player": 0, "action": "rondel factory"}
 
 The first non-blank line is the header (``seed`` and ``bots`` are metadata: replay needs only the
-config); every further line is one action in its text form with the seat that decides it (-1 for
-chance). Blank lines are skipped and unknown keys ignored, so hand-written logs may carry a
+config; a header without ``game`` is of the game its config names, Imperial 2030 without one); every
+further line is one action in its text form with the seat that decides it (-1 for chance). Blank lines are skipped and unknown keys ignored, so hand-written logs may carry a
 ``"comment"``. Every problem is a LogError whose message starts with ``FILE:LINE:``.
 """
 
@@ -19,9 +19,10 @@ from core.errors import ImperialError, LogError
 from core.interface import CHANCE, make_game, seat_name
 from core.jsonio import MAX_FILE_BYTES, MAX_LINE_CHARS, JSONInputError, clip, loads, read_text
 from core.play import PlayedGame
+from core.registry import game_of
 
 FORMAT = 1
-HEADER_FIELDS = ("game", "format", "config")
+HEADER_FIELDS = ("format", "config")
 ACTION_FIELDS = ("player", "action")
 MAX_SEED = 2**63 - 1  # seeds are stored in Parquet's int64 columns
 MAX_LINES = 100_000  # a logged game has about 1,000 lines
@@ -106,6 +107,7 @@ def _header(name: str, number: int, doc: dict) -> dict:
         raise LogError(name, number, f"header is missing {_fields(missing)}{hint}")
     if doc["format"] != FORMAT:
         raise LogError(name, number, f"header: unsupported format {clip(doc['format'])} (this version reads {FORMAT})")
+    doc = {**doc, "game": doc.get("game", game_of(doc["config"]))}  # a header without one: its config's game
     if not isinstance(doc["game"], str) or not isinstance(doc["config"], dict):
         raise LogError(name, number, "header: 'game' must be a string and 'config' an object")
     if doc["config"].get("game", doc["game"]) != doc["game"]:

@@ -88,8 +88,8 @@ def parse_human_seats(text: str | None, players: int) -> list[int]:
 
 
 def seat_specs(bots: str | None, humans: list[int], players: int, saved: list | None = None,
-               where: str = "--resume") -> list[str | None]:
-    """The bot spec of every seat, None for the people's. ``bots`` (``--bots``) names one bot for all
+               where: str = "--resume", game: str | None = None) -> list[str | None]:
+    """The bot spec of every seat of ``game``, None for the people's. ``bots`` (``--bots``) names one bot for all
     the other seats or one per other seat in seat order; without it a resumed game keeps the bots
     its log names (``saved``), a new one plays ``random``."""
     others = [p for p in range(players) if p not in humans]
@@ -97,7 +97,7 @@ def seat_specs(bots: str | None, humans: list[int], players: int, saved: list | 
     if bots is not None:
         if not others:
             raise SetupError("--bots: every seat is played by a person (--human): there is no bot to name")
-        specs = parse_bot_list(bots)
+        specs = parse_bot_list(bots, game=game)
         if len(specs) == 1:
             specs = specs * len(others)
         if len(specs) != len(others):
@@ -114,7 +114,7 @@ def seat_specs(bots: str | None, humans: list[int], players: int, saved: list | 
         if spec is None or spec == HUMAN:
             raise SetupError(f"{where}: the log names no bot for {seat_name(p)} (seat {p}): give --bots "
                              f"or --human {p}")
-        seats[p] = canonical_spec(spec, f"{where}: bots")
+        seats[p] = canonical_spec(spec, f"{where}: bots", game)
     return seats
 
 

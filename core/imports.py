@@ -16,16 +16,20 @@ from pathlib import Path
 from core import runstore
 from core.errors import ImperialError
 from core.gamelog import read_log
-from core.jsonio import read_text
+from core.jsonio import clip, read_text
+from core.registry import game_of, plugin
 from core.runstore import RunError
 from core.tables import frames, merge_rows, record_replay
 
 CHUNK_SIZE = 1000
 
 
-def import_logs(paths: list, run: str, out=None, catalog=None, chunk_size: int = CHUNK_SIZE) -> dict:
+def import_logs(paths: list, run: str, out=None, catalog=None, chunk_size: int = CHUNK_SIZE,
+                game: str | None = None) -> dict:
     """Add the good logs of ``paths`` to run ``run`` (folder ``out``, default ``runs/<run>``); returns
     ``added``, ``skipped`` (already in the run) and ``errors`` (one ``FILE:LINE: why`` per bad file).
+    A run holds the games of one game: the one its run.json names, else ``game`` (default Imperial
+    2030); a log of another game is a bad file.
 
     The run, its folder and the catalogue are checked before any log is read; nothing is written
     (no folder, no catalogue entry) unless at least one log is good and new.
@@ -33,6 +37,7 @@ def import_logs(paths: list, run: str, out=None, catalog=None, chunk_size: int =
     runstore.check_name(run)  # also with --out: it is the run column of every row
     folder = Path(out or Path("runs") / run).resolve()
     saved = _saved_run(folder, run)
+    game = plugin(game_of(saved) if saved is not None else game).name
     done = runstore.markers(folder)
     if catalog is not None:
         from core.catalog import check_catalog
@@ -40,12 +45,12 @@ def import_logs(paths: list, run: str, out=None, catalog=None, chunk_size: int =
     known = _known_logs(folder, done)
     next_id = max((m["first"] + m["count"] for m in done.values()), default=0)
     errors, skipped = [], []
-    good = _good_logs(map(Path, paths), run, known, next_id, errors, skipped)
+    good = _good_logs(map(Path, paths), run, game, known, next_id, errors, skipped)
     added, chunk = 0, max(done, default=-1) + 1
     while batch := list(islice(good, chunk_size)):  # a chunk at a time: the rows of all logs may not fit
         if not added:  # the first good log: only now is anything written
-            _open(folder, run, saved)
-        _write(folder, chunk, batch)
+            _open(folder, run, game, saved)
+        _write(folder, chunk, batch, game)
         added, chunk = added + len(batch), chunk + 1
     if catalog is not None and added:
         from core.catalog import register_run
@@ -66,9 +71,9 @@ def _saved_run(folder: Path, run: str) -> dict | None:
     return saved
 
 
-def _open(folder: Path, run: str, saved: dict | None) -> None:
+def _open(folder: Path, run: str, game: str, saved: dict | None) -> None:
     if saved is None:
-        runstore.create_run(folder, {"kind": "import", "name": run})
+        runstore.create_run(folder, {"kind": "import", "game": game, "name": run})
     else:
         runstore.remove_temporaries(folder)
 
@@ -86,7 +91,7 @@ def _known_logs(folder: Path, done: dict[int, dict]) -> set[str]:
     return known
 
 
-def _good_logs(paths, run: str, known: set[str], next_id: int, errors: list, skipped: list):
+def _good_logs(paths, run: str, game: str, known: set[str], next_id: int, errors: list, skipped: list):
     """(rows, log entry) of each good log that is not in the run yet, numbered from ``next_id``; a
     bad file goes to ``errors``, a known one to ``skipped``."""
     for path in paths:
@@ -95,7 +100,7 @@ def _good_logs(paths, run: str, known: set[str], next_id: int, errors: list, ski
             if digest in known:
                 skipped.append(str(path))
                 continue
-            rows = _record(path, run, next_id)
+            rows = _record(path, run, game, next_id)
         except ImperialError as exc:
             errors.append(str(exc))
             continue
@@ -110,10 +115,12 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(read_text(path, ImperialError).encode("utf-8")).hexdigest()
 
 
-def _record(path: Path, run: str, game_id: int) -> dict:
+def _record(path: Path, run: str, game: str, game_id: int) -> dict:
     """The rows of one log; an ImperialError naming the file (LogError: and the line) if it cannot be
-    read, is malformed or replays an illegal move."""
+    read, is malformed, is a game of another game than the run's or replays an illegal move."""
     config, _ = read_log(path)
+    if game_of(config) != game:
+        raise RunError(f"{path}: a game of {clip(game_of(config))}, but run {run!r} holds games of {game}")
     return record_replay(path, run, game_id, setup_name(config))
 
 
@@ -126,9 +133,9 @@ def setup_name(config: dict) -> str:
     return setup
 
 
-def _write(folder: Path, chunk: int, batch: list[tuple[dict, dict]]) -> None:
+def _write(folder: Path, chunk: int, batch: list[tuple[dict, dict]], game: str) -> None:
     games, logs = zip(*batch)
-    tables = frames(merge_rows(games))
+    tables = frames(merge_rows(games, game), game)
     marker = {"first": logs[0]["game_id"], "count": len(logs), "failed": 0, "logs": list(logs),
               "rows": {name: len(df) for name, df in tables.items()}}
     runstore.write_chunk(folder, chunk, tables, marker)

@@ -86,11 +86,8 @@ class SearchHooks(Protocol):
 
 
 def make_game(config: dict) -> Game:
-    """The game named by ``config["game"]`` (default ``imperial2030``), configured by the rest."""
-    from core.errors import SetupError
-    from core.registry import GAMES
+    """The game named by ``config["game"]`` (default ``imperial2030``), configured by the rest.
+    SetupError for an unknown game, listing the known ones."""
+    from core.registry import game_of, plugin
 
-    name = config.get("game", "imperial2030")
-    if name not in GAMES:
-        raise SetupError(f"unknown game {name!r} (known: {', '.join(sorted(GAMES))})")
-    return GAMES[name](config)
+    return plugin(game_of(config)).game(config)

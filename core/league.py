@@ -25,6 +25,7 @@ from core.bots import canonical_spec
 from core.errors import SetupError
 from core.interface import seat_name
 from core.jsonio import clip
+from core.registry import DEFAULT_GAME, plugin
 from core.runstore import RunError
 from core.simulate import DEFAULT_CHUNK_SIZE, simulate
 from core.stats import wilson
@@ -34,10 +35,11 @@ CHUNKS_WANTED = 20  # a league of a few hundred games still spreads over the wor
 WINS_COUNTED = "a shared win counts as a win for every winner"
 
 
-def league_name(bots: list[str], games: int, seed: int, setup: str) -> str:
-    """The default name of a league: the same line-up, games, seed and setup give the same name
+def league_name(bots: list[str], games: int, seed: int, setup: str, game: str = DEFAULT_GAME) -> str:
+    """The default name of a league: the same game, line-up, games, seed and setup give the same name
     (so running it again resumes it), anything else another one."""
-    text = json.dumps([bots, games, seed, setup])
+    # Imperial 2030's leagues keep the names they had before there were other games.
+    text = json.dumps([bots, games, seed, setup] + ([] if game == DEFAULT_GAME else [game]))
     return "league-" + hashlib.blake2b(text.encode(), digest_size=5).hexdigest()
 
 
@@ -47,28 +49,33 @@ def chunk_size(games: int) -> int:
     return max(1, min(DEFAULT_CHUNK_SIZE, math.ceil(games / CHUNKS_WANTED)))
 
 
-def check_lineup(bots: list[str]) -> list[str]:
-    """The canonical specs of a league's line-up; SetupError unless there are 2..6."""
-    specs = [canonical_spec(spec, "--bots") for spec in bots]
+def check_lineup(bots: list[str], game: str | None = None) -> list[str]:
+    """The canonical specs of a league's line-up for ``game``; SetupError unless there are 2..6."""
+    specs = [canonical_spec(spec, "--bots", game) for spec in bots]
     if not MIN_BOTS <= len(specs) <= MAX_BOTS:
         raise SetupError(f"--bots: a league needs {MIN_BOTS}..{MAX_BOTS} bots, one per seat (the number of "
                          f"bots is the number of players); got {len(specs)}")
     return specs
 
 
-def league(bots: list[str], games: int, seed: int = 1, setup: str = "standard", workers: int = 1, out=None,
-           catalog=None, progress: bool = True, scheduler: str | None = None, on_progress=None) -> dict:
-    """Play (or resume) a league and return the run's summary (``core.simulate.simulate``) with its
-    ``standings``. ``out`` defaults to ``runs/<league_name>`` beside the catalogue; ``on_progress``
-    is simulate's. Every refusal comes before anything is written."""
-    specs = check_lineup(bots)
-    name = league_name(specs, games, seed, setup)
+def league(bots: list[str], games: int, seed: int = 1, setup: str | None = None, workers: int = 1, out=None,
+           catalog=None, progress: bool = True, scheduler: str | None = None, on_progress=None,
+           game: str | None = None) -> dict:
+    """Play (or resume) a league of ``game`` (default Imperial 2030; ``setup`` defaults to the game's
+    own) and return the run's summary (``core.simulate.simulate``) with its ``standings``. ``out``
+    defaults to ``runs/<league_name>`` beside the catalogue; ``on_progress`` is simulate's. Every
+    refusal comes before anything is written."""
+    game = plugin(game).name
+    setup = plugin(game).default_setup if setup is None else setup
+    specs = check_lineup(bots, game)
+    name = league_name(specs, games, seed, setup, game)
     if out is None:
         from core.catalog import default_catalog
 
         out = Path(catalog or default_catalog()).resolve().parent / "runs" / name
     run = simulate(out, games, len(specs), setup, specs, seed, workers=workers, chunk_size=chunk_size(games),
-                   scheduler=scheduler, catalog=catalog, progress=progress, rotate=True, on_progress=on_progress)
+                   scheduler=scheduler, catalog=catalog, progress=progress, rotate=True, on_progress=on_progress,
+                   game=game)
     return {**run, "standings": standings(run["path"])}
 
 

@@ -36,6 +36,7 @@ from pathlib import Path
 from core.errors import DataError, ImperialError
 from core.interface import make_game
 from core.jsonio import clip, read_json_file
+from core.registry import DEFAULT_GAME
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 MAX_LESSON_BYTES = 256 * 2**10  # a lesson with a full position document is about 10 KB
@@ -145,7 +146,7 @@ def check_answer(lesson: Lesson, text: str) -> Feedback:
     return Feedback(WRONG, canonical, lesson.specific.get(canonical, lesson.generic), events=list(events))
 
 
-def lessons_dir(game: str = "imperial2030") -> Path:
+def lessons_dir(game: str = DEFAULT_GAME) -> Path:
     """Where a game's lessons live: ``data/<game>/lessons``."""
     return DATA_DIR / game / "lessons"
 

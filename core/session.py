@@ -20,7 +20,7 @@ uninterrupted one would have, and ``undo`` followed by the same choice plays the
 
 The module imports no game: it uses the interface (``legal_actions``, ``apply_action``, ``clone``,
 ``current_player``, ``is_chance_node``, ``chance_outcomes``, the text form of actions) and, for the
-words, a game's text module named in ``TEXTS`` (``core/imperial2030/describe.py``), whose functions
+words, a game's text module (its plug-in's ``texts`` part: ``core/games/imperial2030/describe.py``), whose functions
 are ``decision_lines(state)`` (what is decided, then a few lines of the position),
 ``action_notes(state)`` (a note or None per legal action), ``actor(state, player)`` (who decides,
 in what role), ``active(state)`` (what ``event_lines`` needs to know of the state before an action)
@@ -30,7 +30,6 @@ defaults (``PlainTexts``).
 
 from __future__ import annotations
 
-import importlib
 import io
 import random
 from dataclasses import dataclass
@@ -40,10 +39,10 @@ from core.errors import ImperialError, NotationError, SetupError
 from core.gamelog import replay_game, write_log
 from core.interface import CHANCE, make_game, seat_name
 from core.play import PlayedGame
+from core.registry import plugin
 
 HUMAN = "human"  # the name of a person's seat in a move log's ``bots``
 PLY_SPAN = 2**20  # more than the actions of any game a log holds (core.gamelog.MAX_LINES)
-TEXTS = {"imperial2030": "core.imperial2030.describe"}
 MAX_ADVANCE = 100_000  # moves ``advance_to_human`` plays at most (more than any game has)
 
 
@@ -113,8 +112,8 @@ class PlaySession:
         self._bots = {}
         for p, spec in enumerate(self.seats):
             if spec is not None:
-                name, params = parse_bot_spec(spec)
-                self._bots[p] = (bot_classes()[name], params)
+                name, params = parse_bot_spec(spec, game=self.game.name)
+                self._bots[p] = (bot_classes(self.game.name)[name], params)
         self.seed = seed
         self.texts = texts_for(self.game.name)
         self.changes = 0  # counts every change of the game (a move, an undo): a key for caches
@@ -420,6 +419,5 @@ class PlainTexts:
 
 
 def texts_for(game_name: str):
-    """The text module of a game (``TEXTS``), or ``PlainTexts``."""
-    module = TEXTS.get(game_name)
-    return importlib.import_module(module) if module else PlainTexts
+    """The text module of a game (its plug-in's ``texts`` part), or ``PlainTexts``."""
+    return plugin(game_name).part("texts") or PlainTexts

@@ -1,78 +1,94 @@
-"""Named starting distributions (docs/setups.md): ``standard``, ``variant`` and the custom files of
-``data/setups/*.json``.
+"""Named setups of every game (docs/setups.md): the shared layer's door to each game's own.
 
-A setup file is ``{"description": ..., "players": [{"cash": 3, "bonds": ["RU 4"]}, ...]}`` with
-optional ``governments`` and ``treasuries`` (and per player ``starting_cash``) that
-``validate_distribution`` cross-checks, so a file that does not add up is refused before any game.
+A game's named setups are its plug-in's ``setups`` part (Imperial 2030: ``standard``, ``variant``
+and the files of ``data/setups``); a game without one has a single named setup, its
+``default_setup`` (its config with nothing but the players), and takes a setup file as its config. A setup *file* given by its path says which game
+it is for with its own ``game`` key (Imperial 2030 without one), and that key wins over ``game``.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-from core.errors import ImperialError, SetupError
-from core.imperial2030.board import load_board
-from core.imperial2030.game import validate_distribution
-from core.interface import make_game
+from core.errors import SetupError
 from core.jsonio import clip, read_json_file
+from core.registry import game_of, plugin
 
-SETUPS_DIR = Path(__file__).resolve().parents[1] / "data" / "setups"
-PRESETS = {
-    "standard": "the standard deal for the player count: flag cards dealt at random (§4.2)",
-    "variant": "experienced players' variant: starting cash, then each seat's bot picks bonds nation by nation (§4.3)",
-}
-FILE_KEYS = {"description", "players", "governments", "treasuries"}
-SEAT_KEYS = {"cash", "bonds", "starting_cash"}
+SETUPS_ENV = "IMPERIAL_LAB_SETUPS"  # a folder of custom setups that the dashboard and --save use instead
 
 
-def list_setups(folder: Path = SETUPS_DIR) -> list[dict]:
-    """Every named setup: ``name``, ``players`` (None: any count 2..6) and ``description``."""
-    rows = [{"name": name, "players": None, "description": text} for name, text in PRESETS.items()]
-    for path in sorted(folder.glob("*.json")):
-        doc = read_setup_file(path)
-        rows.append({"name": path.stem, "players": len(doc["players"]), "description": doc["description"]})
-    return rows
+def list_setups(folder: Path | None = None, game: str | None = None) -> list[dict]:
+    """Every named setup of ``game``: ``name``, ``players`` (None: any count) and ``description``."""
+    owner = plugin(game)
+    module = owner.part("setups")
+    if module is None:
+        return [{"name": owner.default_setup, "players": None, "description": f"the {owner.title} default"}]
+    return module.list_setups(*_folder(folder))
 
 
-def setup_names(folder: Path = SETUPS_DIR) -> list[str]:
-    """The names ``load_setup`` knows, without reading the files."""
-    return [*PRESETS, *sorted(path.stem for path in folder.glob("*.json"))]
+def setup_names(folder: Path | None = None, game: str | None = None) -> list[str]:
+    """The names ``load_setup`` knows for ``game``, without reading the files."""
+    owner = plugin(game)
+    module = owner.part("setups")
+    return [owner.default_setup] if module is None else module.setup_names(*_folder(folder))
 
 
-def show_setup(name: str, folder: Path = SETUPS_DIR) -> dict:
-    """The document of one setup: a preset's description, or the whole (checked) file."""
-    if name in PRESETS:
-        return {"name": name, "players": None, "description": PRESETS[name]}
-    return {"name": name, **read_setup_file(_path(name, folder))}
+def show_setup(name: str, folder: Path | None = None, game: str | None = None) -> dict:
+    """The document of one setup of ``game`` (a file's own ``game`` key wins)."""
+    owner = plugin(setup_game(name, folder, game))
+    module = owner.part("setups")
+    if module is None:
+        if name != owner.default_setup:
+            raise _unknown(owner, name)
+        return list_setups(game=owner.name)[0]
+    return module.show_setup(name, *_folder(folder))
 
 
-def load_setup(name: str, players: int | None = None, folder: Path = SETUPS_DIR) -> dict:
-    """The game configuration of setup ``name`` (a preset, a file of ``folder`` or a file path).
+def load_setup(name: str, players: int | None = None, folder: Path | None = None, game: str | None = None) -> dict:
+    """The game configuration of setup ``name`` of ``game``: a named setup, or a setup file's path
+    (whose own ``game`` key wins). SetupError for an unknown game or setup."""
+    owner = plugin(setup_game(name, folder, game))
+    module = owner.part("setups")
+    if module is not None:
+        return module.load_setup(name, players, *_folder(folder))
+    if name == owner.default_setup:
+        config = {}
+    elif isinstance(name, str) and is_file(Path(name)):
+        doc = read_json_file(name, SetupError)
+        if not isinstance(doc, dict):
+            raise SetupError(f"{name}: a setup file of {owner.title} is a JSON object: its config")
+        config = {key: value for key, value in doc.items() if key != "description"}
+    else:
+        raise _unknown(owner, name)
+    return owner.game({**config, "game": owner.name, **({} if players is None else {"players": players})}).config
 
-    ``players`` defaults to 4 for the presets and to the count a file lists; a file refuses any other.
-    """
-    if name in PRESETS:
-        return make_game({"game": "imperial2030", "players": 4 if players is None else players, "setup": name}).config
-    path = _path(name, folder)
-    doc = read_setup_file(path)
-    listed = len(doc["players"])
-    if players is not None and players != listed:
-        raise SetupError(f"setup {name!r} ({path}) is for {listed} players, not {players}")
-    distribution = {key: value for key, value in doc.items() if key != "description"}
-    # The name travels with the config into move logs, so a game says which file it started from.
-    return make_game({"game": "imperial2030", "players": listed, "setup": "custom", "distribution": distribution,
-                      "name": Path(name).stem}).config
+
+def play_config(name: str | None, players: int | None = None, game: str | None = None) -> dict:
+    """``imperial play --setup``: the config of setup ``name`` of ``game`` (None: the game's default
+    setup). A game's setups part may take more there than ``load_setup`` does (its ``play_config``;
+    Imperial 2030: a file holding a bare distribution)."""
+    owner = plugin(game)
+    name = owner.default_setup if name is None else name
+    owner = plugin(setup_game(name, None, owner.name))
+    module = owner.part("setups")
+    return load_setup(name, players, game=owner.name) if module is None else module.play_config(name, players)
 
 
-def _path(name: str, folder: Path) -> Path:
-    """A setup of the folder by name, else an existing file path (so ``--setup my.json`` works too)."""
-    named = folder / f"{name}.json"
-    if "/" not in name and is_file(named):
-        return named
-    if is_file(Path(name)):
-        return Path(name)
-    known = ", ".join(setup_names(folder))
-    raise SetupError(f"unknown setup {clip(name)} (known: {known}; or give the path of a setup file)")
+def setup_game(name: str, folder: Path | None, game: str | None) -> str:
+    """The game a setup is for: a named setup of ``game`` is ``game``'s; a file given by its path names
+    its own game (Imperial 2030 without a ``game`` key)."""
+    game = plugin(game).name
+    if not isinstance(name, str) or name in setup_names(folder, game) or not is_file(Path(name)):
+        return game
+    return game_of(read_json_file(name, SetupError))
+
+
+def custom_folder() -> Path | None:
+    """``$IMPERIAL_LAB_SETUPS``: the folder of custom setups the dashboard shows and ``setups search
+    --save`` writes to instead of a game's own (None: each game's own folder)."""
+    folder = os.environ.get(SETUPS_ENV)
+    return Path(folder) if folder else None
 
 
 def is_file(path: Path) -> bool:
@@ -83,29 +99,11 @@ def is_file(path: Path) -> bool:
         return False
 
 
-def read_setup_file(path: Path) -> dict:
-    """The checked document of a setup file; any fault is a SetupError naming the file and field."""
-    doc = read_json_file(path, SetupError)
-    if not isinstance(doc, dict):
-        raise SetupError(f"{path}: a setup file is a JSON object with 'description' and 'players'")
-    unknown = sorted(set(doc) - FILE_KEYS)
-    if unknown:
-        raise SetupError(f"{path}: unknown keys {clip(unknown)} (known: {sorted(FILE_KEYS)})")
-    if not isinstance(doc.get("description"), str) or not 0 < len(doc["description"].strip()) <= 1000:
-        raise SetupError(f"{path}: description: must be a text of 1..1,000 characters")
-    players = doc.get("players")
-    if not isinstance(players, list) or not 2 <= len(players) <= 6:
-        raise SetupError(f"{path}: players: must list 2..6 players")
-    for p, seat in enumerate(players):
-        # validate_distribution ignores keys it does not know; a typo there would silently drop a check.
-        extra = sorted(set(seat) - SEAT_KEYS) if isinstance(seat, dict) else []
-        if extra:
-            raise SetupError(f"{path}: players[{p}]: unknown keys {clip(extra)} (known: {sorted(SEAT_KEYS)})")
-    try:
-        validate_distribution(doc, len(players), load_board().bond_cost)
-    except ImperialError as exc:
-        raise SetupError(f"{path}: {exc}") from None
-    # A field of the wrong JSON type (e.g. a list for 'treasuries') may slip past the checks as a bare error.
-    except (TypeError, AttributeError, KeyError, ValueError) as exc:
-        raise SetupError(f"{path}: malformed setup ({type(exc).__name__}: {clip(str(exc))})") from None
-    return doc
+def _folder(folder) -> tuple:
+    """The optional folder argument of a game's setups functions (their own default without one)."""
+    return () if folder is None else (Path(folder),)
+
+
+def _unknown(owner, name) -> SetupError:
+    return SetupError(f"unknown setup {clip(name)} of {owner.title} (known: {owner.default_setup}, or the path "
+                      f"of a setup file)")

@@ -27,7 +27,9 @@ from urllib.parse import urlsplit
 from core import runstore
 from core.bots import canonical_spec, make_bot
 from core.gamelog import MAX_SEED
+from core.interface import make_game
 from core.jsonio import clip
+from core.registry import game_of
 from core.runstore import RunError
 from core.setups import load_setup
 from core.tables import frames, merge_rows, record_game
@@ -41,7 +43,7 @@ MAX_CHUNKS = 10_000  # per run: a chunk is seven files, and the catalogue's view
 MAX_WORKERS = 256  # local worker processes, each holding a chunk (the default is one per core)
 SCHEDULER_TIMEOUT = 5.0  # seconds for --scheduler to answer before anything is written
 # A renamed folder changes "name", and with it the run column: the old chunks would disagree.
-RUN_KEYS = ("name", "games", "players", "setup", "bots", "seed", "chunk_size", "config", "rotate")
+RUN_KEYS = ("game", "name", "games", "players", "setup", "bots", "seed", "chunk_size", "config", "rotate")
 # The local cluster's servers live in this process, which plays chunks too: their periodic callbacks
 # (event-loop ticks every 20 ms, work stealing, memory and system monitors) take the GIL from the
 # games, and the statistical profiler samples every worker's stack every 10 ms. None of it is used.
@@ -80,8 +82,11 @@ def auto_chunk_size(games: int, workers: int) -> int:
 
 def simulate(out, games: int, players: int | None, setup: str, bots: list[str], seed: int, workers: int = 1,
              chunk_size: int | None = None, scheduler: str | None = None, catalog=None,
-             progress: bool = True, on_progress=None, rotate: bool = False) -> dict:
+             progress: bool = True, on_progress=None, rotate: bool = False, game: str | None = None) -> dict:
     """Play the chunks of the run in ``out`` that are not finished yet; returns a summary.
+
+    The run is of ``game`` (default Imperial 2030), or of the game a setup file names (its own key
+    wins); run.json says which under ``game``.
 
     ``bots`` gives one bot spec per seat (core.bots; stored in their canonical text), turned by one
     seat per game when ``rotate`` (``game_lineup``). Re-running an interrupted call resumes it; other
@@ -92,16 +97,17 @@ def simulate(out, games: int, players: int | None, setup: str, bots: list[str], 
     Every refusal comes before anything is written: the folder, the catalogue and the scheduler
     are checked first.
     """
-    config = load_setup(setup, players)
-    if len(bots) != config["players"]:
-        raise RunError(f"{len(bots)} bots named for {config['players']} players")
-    bots = [canonical_spec(spec, "--bots") for spec in bots]  # a bad spec fails here, not in every game
+    config = load_setup(setup, players, game=game)
+    game, seats = game_of(config), make_game(config).num_players
+    if len(bots) != seats:
+        raise RunError(f"{len(bots)} bots named for {seats} players")
+    bots = [canonical_spec(spec, "--bots", game) for spec in bots]  # a bad spec fails here, not in every game
     folder = Path(out).resolve()
     if chunk_size is None:
         chunk_size = _saved_chunk_size(folder) or auto_chunk_size(games, workers)
     _check_numbers(games, seed, chunk_size, workers)
-    params = {"kind": "simulate", "name": runstore.check_name(folder.name), "games": games,
-              "players": config["players"], "setup": setup, "bots": bots, "seed": seed, "chunk_size": chunk_size,
+    params = {"kind": "simulate", "game": game, "name": runstore.check_name(folder.name), "games": games,
+              "players": seats, "setup": setup, "bots": bots, "seed": seed, "chunk_size": chunk_size,
               "config": config}
     if rotate:  # only then: the run.json of unrotated runs stays as it was, so they still resume
         params["rotate"] = True
@@ -182,6 +188,7 @@ def _saved_run(folder: Path, params: dict) -> dict | None:
         return None
     if saved.get("kind") != "simulate":
         raise RunError(f"{folder}: holds a run of kind {saved.get('kind')!r}, not a simulation; choose a new --out")
+    saved = {**saved, "game": game_of(saved)}  # a run.json without one is Imperial 2030's
     changed = [key for key in RUN_KEYS if saved.get(key) != params.get(key)]
     if changed:
         was = ", ".join(f"{key} {saved.get(key)!r} (now {params.get(key)!r})" for key in changed if key != "config")
@@ -213,15 +220,15 @@ def _tasks(folder: Path, params: dict) -> list[dict]:
 def run_chunk(task: dict, after_game=None) -> dict:
     """Play and write one chunk (in any process: it needs only the task); returns its marker.
     ``after_game()``, when given, is called after every game (this process's own bookkeeping)."""
-    games = []
+    games, game = [], game_of(task["config"])
     for k in range(task["first"], task["first"] + task["count"]):
         seed = game_seed(task["seed"], k)
         names = game_lineup(task["bots"], k, task.get("rotate", False))
-        bots = [make_bot(name, seed * 100 + p) for p, name in enumerate(names)]
+        bots = [make_bot(name, seed * 100 + p, game) for p, name in enumerate(names)]
         games.append(record_game(task["config"], bots, names, seed, task["run"], k, task["setup"]))
         if after_game is not None:
             after_game()
-    tables = frames(merge_rows(games))
+    tables = frames(merge_rows(games, game), game)
     marker = {"first": task["first"], "count": task["count"], "failed": _failed(tables["games"]),
               "rows": {name: len(df) for name, df in tables.items()}}
     runstore.write_chunk(Path(task["out"]), task["chunk"], tables, marker)

@@ -1,10 +1,10 @@
-"""Streamlit's cache in front of dashboard.queries, core.compare and core.league.standings
-(STYLE (e)4).
+"""Streamlit's cache in front of the pages' questions (dashboard.queries and a game's own, such as
+core/games/imperial2030/dashboard/queries.py), core.compare and core.league.standings (STYLE (e)4).
 
 Answers are keyed by the catalogue path, the runs' fingerprint (their rows of the catalogue's
 ``runs`` table) and the arguments: a run that gains games or is registered again changes its
 fingerprint, so a page never shows a stale answer, while unchanged runs are answered from memory.
-One cached function serves every query, keyed also by the query's name: Streamlit keys a cache by
+One cached function serves every query, keyed also by the query's module and name: Streamlit keys a cache by
 the function's code, so wrappers made by one factory would share (and mix up) a single cache.
 
 The runs table itself (the run list and the fingerprints) is read once per state of the catalogue
@@ -14,6 +14,7 @@ and every registration of a run writes the file (or its write-ahead log), which 
 
 from __future__ import annotations
 
+import importlib
 import os
 
 import streamlit as st
@@ -24,14 +25,14 @@ from dashboard import queries
 
 
 @st.cache_data(show_spinner=False, max_entries=512)
-def _answer(name: str, catalog: str, fingerprint: tuple, runs, args: tuple):
-    return getattr(queries, name)(catalog, runs, *args)
+def _answer(module: str, name: str, catalog: str, fingerprint: tuple, runs, args: tuple):
+    return getattr(importlib.import_module(module), name)(catalog, runs, *args)
 
 
 def load(query, catalog, runs, *args):
     """``query(catalog, runs, *args)`` through the cache; ``runs`` is one run name or a tuple of them."""
     runs = runs if isinstance(runs, str) else tuple(runs)
-    return _answer(query.__name__, str(catalog), fingerprint(catalog, runs), runs, args)
+    return _answer(query.__module__, query.__name__, str(catalog), fingerprint(catalog, runs), runs, args)
 
 
 @st.cache_data(show_spinner="Comparing the runs ...", max_entries=64)

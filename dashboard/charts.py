@@ -1,7 +1,8 @@
-"""Plotly figures: a DataFrame (an answer of dashboard.queries or a table of core.compare) in, a figure
-out. Nothing here reads files or knows Streamlit, so notebooks and tests draw the same charts.
+"""Plotly figures of every game: a DataFrame (a table of core.compare or core.league) in, a figure out,
+and the frame every chart shares (``layout``; a game's own charts, such as Imperial 2030's, use it).
+Nothing here reads files or knows Streamlit, so notebooks and tests draw the same charts.
 
-Nations, seats, runs and line-ups keep the colours of dashboard.style everywhere; every chart has a
+Seats, runs and line-ups keep the colours of dashboard.style everywhere; every chart has a
 title, axis titles and a legend naming what its colours mean. The legend sits below the plot, at the
 bottom of the figure (LEGEND_BELOW), never under the title: a legend of several rows grows upwards
 into the room Plotly makes for it, never over the title or the axis titles.
@@ -10,18 +11,15 @@ into the room Plotly makes for it, never over the title or the axis titles.
 from __future__ import annotations
 
 import math
+from pathlib import PurePath
 
 import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.subplots import make_subplots
 
-from pathlib import PurePath
+from dashboard.style import player_label, run_colour
 
-from dashboard.style import NATION_COLOURS, NATION_NAMES, PLAYER_COLOURS, nation_order, player_label, run_colour
-
-GAME_END_PP = 25  # power points that end the game (§10)
-CAUSE_SYMBOLS = {"setup": "circle-open", "investor": "diamond"}
 HEIGHT = 380
 MAX_BINS = 25
 # plotly_white for the two trace types drawn here: the whole template (defaults for 24 trace types)
@@ -35,133 +33,16 @@ TEMPLATE = go.layout.Template(layout=_WHITE.layout, data={"bar": _WHITE.data.bar
 LEGEND_BELOW = {"orientation": "h", "yref": "container", "yanchor": "bottom", "y": 0, "x": 0, "xanchor": "left"}
 
 
-def _layout(fig: go.Figure, title: str, x: str, y: str, height: int = HEIGHT, legend: dict = LEGEND_BELOW) -> go.Figure:
+def layout(fig: go.Figure, title: str, x: str, y: str, height: int = HEIGHT, legend: dict = LEGEND_BELOW) -> go.Figure:
     """The common frame: title, axis titles, the legend below the plot, a height that fits a laptop screen."""
     fig.update_layout(title=title, xaxis_title=x, yaxis_title=y, height=height, template=TEMPLATE,
                       legend=legend, margin={"l": 60, "r": 20, "t": 50, "b": 50}, hovermode="x unified")
     return fig
 
 
-def _nations(frame: pd.DataFrame) -> list[str]:
-    """The nations present in ``frame``, in the rulebook's order (RU CN IN BR US EU)."""
-    present = set(frame["nation"].astype(str))
-    return [code for code in nation_order() if code in present]
-
-
-# ----- one game -----
-
-def nation_race(race: pd.DataFrame, column: str = "power_points") -> go.Figure:
-    """Power points (or ``column``, e.g. treasury) of every nation after each of its turns, as steps."""
-    fig = go.Figure()
-    for code in _nations(race):
-        part = race[race["nation"] == code]
-        fig.add_trace(go.Scatter(x=part["turn"], y=part[column], name=code, mode="lines", line_shape="hv",
-                                 line={"color": NATION_COLOURS[code], "width": 2},
-                                 hovertemplate=f"{NATION_NAMES[code]}: %{{y}}<extra></extra>"))
-    if column == "power_points":
-        fig.add_hline(y=GAME_END_PP, line_dash="dot", line_color="#555",
-                      annotation_text="25: the game ends (§10)", annotation_position="top left")
-        return _layout(fig, "Power-point race", "nation turn", "power points")
-    return _layout(fig, "Treasuries (at the end of each nation's turn)", "nation turn", "treasury (m)")
-
-
-def player_series(series: pd.DataFrame, column: str, title: str, y_title: str) -> go.Figure:
-    """One line per seat of ``column`` (cash, score) after every nation turn (turn 0: the setup)."""
-    fig = go.Figure()
-    for seat in sorted(series["player"].unique()):
-        part = series[series["player"] == seat]
-        fig.add_trace(go.Scatter(x=part["turn"], y=part[column], name=player_label(seat), mode="lines",
-                                 line_shape="hv", line={"color": PLAYER_COLOURS[seat], "width": 2}))
-    return _layout(fig, title, "nation turn", y_title)
-
-
-def control_timeline(segments: pd.DataFrame) -> go.Figure:
-    """Who governs each nation when: a bar per government, coloured by seat, and a marker at each
-    change naming its cause (setup §4 or investor §9) and the former government."""
-    fig = go.Figure()
-    rows = segments.assign(nation=segments["nation"].astype(str))
-    for seat in sorted(rows["government"].unique()):
-        part = rows[rows["government"] == seat]
-        fig.add_trace(go.Bar(y=part["nation"], x=part["end"] - part["start"], base=part["start"], orientation="h",
-                             name=player_label(seat), marker_color=PLAYER_COLOURS[seat], legendgroup="seats",
-                             customdata=part[["start", "end"]],
-                             hovertemplate=f"%{{y}}: {player_label(seat)} governs, turns %{{customdata[0]}}–"
-                                           f"%{{customdata[1]}}<extra></extra>"))
-    for cause, symbol in CAUSE_SYMBOLS.items():
-        part = rows[rows["cause"] == cause]
-        if part.empty:
-            continue
-        text = [_change_text(r) for r in part.itertuples()]
-        fig.add_trace(go.Scatter(x=part["start"], y=part["nation"], mode="markers", name=f"change: {cause}",
-                                 marker={"symbol": symbol, "size": 10, "color": "black"}, text=text,
-                                 hovertemplate="%{text}<extra></extra>", legendgroup="causes"))
-    fig.update_layout(barmode="overlay", hovermode="closest")
-    fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(_nations(rows))))
-    return _layout(fig, "Who governs when (marks: changes of government and their cause)", "nation turn", "")
-
-
-def _change_text(row) -> str:
-    before = "nobody" if pd.isna(row.previous) else player_label(int(row.previous))
-    return f"turn {row.start}: {row.nation} from {before} to {player_label(row.government)} ({row.cause})"
-
-
-def bond_ownership(holdings: pd.DataFrame, end_turn: int) -> go.Figure:
-    """Per nation, the credit sum (§9) each seat holds over the game, stacked: the government is the
-    seat with the largest band. Snapshots hold until the next one, so the last is carried to ``end_turn``."""
-    nations = _nations(holdings) if len(holdings) else nation_order()
-    cols = 3
-    fig = make_subplots(rows=math.ceil(len(nations) / cols), cols=cols, shared_xaxes=True,
-                        subplot_titles=[NATION_NAMES[code] for code in nations], vertical_spacing=0.12)
-    for i, code in enumerate(nations):
-        part = holdings[holdings["nation"] == code]
-        for seat in sorted(holdings["player"].unique()):
-            mine = part[part["player"] == seat].sort_values("turn")
-            if mine.empty:
-                continue
-            x = [*mine["turn"], end_turn]
-            y = [*mine["credit_sum"], mine["credit_sum"].iloc[-1]]
-            fig.add_trace(go.Scatter(x=x, y=y, name=player_label(seat), stackgroup=code, line_shape="hv",
-                                     line={"color": PLAYER_COLOURS[seat], "width": 0.5},
-                                     fillcolor=PLAYER_COLOURS[seat], legendgroup=str(seat), showlegend=i == 0),
-                          row=i // cols + 1, col=i % cols + 1)
-    fig.update_yaxes(title_text="credit sum (m)", col=1)
-    fig.update_xaxes(title_text="nation turn", row=math.ceil(len(nations) / cols))
-    _layout(fig, "Bond ownership: credit sum held per nation", "", "", height=560)
-    fig.update_layout(margin={"t": 75})  # the nations' names between the title and the panels
-    return fig
-
-
-# ----- a whole run -----
-
-def counts_bar(counts: pd.DataFrame, x: str, y: str, title: str, x_title: str, y_title: str = "games") -> go.Figure:
-    """A plain bar per value (e.g. game lengths, changes per game) in one neutral colour."""
-    fig = go.Figure(go.Bar(x=counts[x], y=counts[y], marker_color=PLAYER_COLOURS[0], name=y_title))
-    fig.update_layout(showlegend=False)
-    return _layout(fig, title, x_title, y_title)
-
-
-def ended_by(counts: pd.DataFrame) -> go.Figure:
-    """How many games each nation ended (by reaching 25 power points), in nation colours."""
-    nations = [str(code) for code in counts["nation"]]
-    fig = go.Figure(go.Bar(x=nations, y=counts["games"], marker_color=[NATION_COLOURS[c] for c in nations],
-                           text=counts["games"], textposition="outside"))
-    fig.update_layout(showlegend=False)
-    return _layout(fig, "Which nation ends the game", "nation", "games")
-
-
-def change_rounds(changes: pd.DataFrame) -> go.Figure:
-    """When governments change: changes per round, stacked by nation."""
-    fig = go.Figure()
-    for code in _nations(changes):
-        part = changes[changes["nation"] == code]
-        fig.add_trace(go.Bar(x=part["round"], y=part["changes"], name=code, marker_color=NATION_COLOURS[code]))
-    fig.update_layout(barmode="stack", legend_traceorder="normal")  # nations in the rulebook's order
-    return _layout(fig, "When governments change (investor checks, §9)", "round", "changes")
-
-
 # ----- comparing runs: core.compare's tables -----
 
-KEY_TITLES = {"seat": "seat", "nation": "nation governed at the start", "bot": "bot"}
+KEY_TITLES = {"seat": "seat", "bot": "bot"}
 CHANCE = "a fair game, by chance"
 
 
@@ -179,10 +60,12 @@ def colours(groups) -> dict:
 
 
 def win_rates(rates: pd.DataFrame, key: str, title: str, expected: float | None = None, group: str = "run",
-              n: str = "games", fair: str | None = None, order=None) -> go.Figure:
+              n: str = "games", fair: str | None = None, order=None, key_title: str | None = None,
+              categories: list | None = None) -> go.Figure:
     """Grouped bars of win rates with their 95% intervals, one colour per ``group`` value (a run, a
-    line-up, a cell; ``order`` fixes their colours); ``key`` is the category column ("seat", "nation"
-    or "bot", in the order given), ``n`` the column of games. ``expected`` draws the rate of a fair game
+    line-up, a cell; ``order`` fixes their colours); ``key`` is the category column ("seat", "bot", or
+    a game's own, such as Imperial 2030's "nation", named by ``key_title``), in the order given or in
+    ``categories``' order, ``n`` the column of games. ``expected`` draws the rate of a fair game
     (1 / players) as a line; ``fair`` names a column of each bar's own fair rate, drawn as a marker."""
     fig = go.Figure()
     palette = colours(order if order is not None else rates[group])
@@ -206,10 +89,10 @@ def win_rates(rates: pd.DataFrame, key: str, title: str, expected: float | None 
         fig.add_hline(y=expected, line_dash="dot", line_color="#555", annotation_text=f"fair share {expected:.0%}",
                       annotation_bgcolor="rgba(255,255,255,0.85)")
     fig.update_layout(barmode="group", scattermode="group", hovermode="closest")
-    if key == "nation":  # the rulebook's order, as everywhere else (the query sorts them by name)
-        fig.update_xaxes(categoryorder="array", categoryarray=nation_order())
+    if categories is not None:  # a game's own order (the query sorts them by name)
+        fig.update_xaxes(categoryorder="array", categoryarray=list(categories))
     fig.update_yaxes(tickformat=".0%", rangemode="tozero")
-    return _layout(fig, title, KEY_TITLES[key], "win rate (95% CI)")
+    return layout(fig, title, key_title or KEY_TITLES[key], "win rate (95% CI)")
 
 
 def _seat_panels(seats: pd.DataFrame, column: str, low: str, high: str, title: str, y_title: str, lineups=None,
@@ -245,7 +128,7 @@ def _seat_panels(seats: pd.DataFrame, column: str, low: str, high: str, title: s
     fig.update_yaxes(tickformat=".0%" if rate else "+.0f", rangemode="tozero" if rate else "normal")
     fig.update_yaxes(title_text=y_title, col=1)
     fig.update_xaxes(title_text="seat")
-    _layout(fig, title, "seat", y_title)
+    layout(fig, title, "seat", y_title)
     fig.update_layout(margin={"t": 75})  # the setups' names between the title and the panels
     return fig
 
@@ -284,7 +167,7 @@ def seat_gaps(cells: pd.DataFrame, lineups=None) -> go.Figure:
                                  showlegend=i == 0, hovertemplate="a fair game: %{y:.0%} by chance<extra></extra>"))
     fig.update_layout(barmode="group", scattermode="group", hovermode="closest")
     fig.update_yaxes(tickformat=".0%", rangemode="tozero")
-    return _layout(fig, "Gap between the best and the worst seat's win rate", "setup", "gap (95% bootstrap CI)")
+    return layout(fig, "Gap between the best and the worst seat's win rate", "setup", "gap (95% bootstrap CI)")
 
 
 def cell_distributions(games: pd.DataFrame, metric: str, title: str, x_title: str, lineups=None) -> go.Figure:
@@ -308,7 +191,7 @@ def cell_distributions(games: pd.DataFrame, metric: str, title: str, x_title: st
     fig.update_yaxes(tickformat=".0%", rangemode="tozero")
     fig.update_layout(hovermode="closest")
     suffix = f" (bins of {width})" if width > 1 else ""
-    return _layout(fig, title, x_title + suffix, "share of games")
+    return layout(fig, title, x_title + suffix, "share of games")
 
 
 DASHES = ("solid", "dash", "dot", "dashdot", "longdash")

@@ -4,13 +4,12 @@ the sidebar's run picker. Pages read the picked run with ``selected_run()``; ``s
 
 Environment variables (so tests and other machines can point the app elsewhere):
 ``IMPERIAL_LAB_CATALOG`` the catalogue file (default data/lab.duckdb), ``IMPERIAL_LAB_SETUPS`` the
-folder of custom setups (default data/setups), ``IMPERIAL_LAB_DEFAULT_GAMES`` the games per setup and
+folder of custom setups (core.setups.custom_folder; default: each game's own), ``IMPERIAL_LAB_DEFAULT_GAMES`` the games per setup and
 line-up of the first-start dataset (default dashboard.simulations.DEFAULT_GAMES, read there).
 """
 
 from __future__ import annotations
 
-import os
 import re
 import threading
 from pathlib import Path
@@ -20,10 +19,8 @@ import streamlit as st
 from core.bots import lineup_text
 from core.catalog import default_catalog
 from core.errors import ImperialError
-from core.setups import SETUPS_DIR
 from dashboard import cache, simulations
 
-SETUPS_ENV = "IMPERIAL_LAB_SETUPS"
 RUN_KEY = "run"
 PENDING_RUN_KEY = "run_pending"  # a run to select in the picker when it is drawn next (select_run)
 # Sessions share the server process: two browsers opening a fresh lab at once play its dataset once.
@@ -32,10 +29,6 @@ _FIRST_START = threading.Lock()
 
 def catalog_path() -> Path:
     return default_catalog()  # the catalogue the command line uses too
-
-
-def setups_dir() -> Path:
-    return Path(os.environ.get(SETUPS_ENV) or SETUPS_DIR)
 
 
 def ensure_dataset(catalog: Path) -> None:

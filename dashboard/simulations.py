@@ -25,13 +25,13 @@ from pathlib import Path
 from tqdm import tqdm
 
 from core import league, runstore
-from core.bots import BOTS, canonical_spec
+from core.bots import bot_classes, canonical_spec
 from core.catalog import default_catalog
-from core.setups import PRESETS, SETUPS_DIR, load_setup
+from core.registry import plugin
+from core.setups import load_setup
 from core.simulate import simulate
 from dashboard import queries
 
-DEFAULT_SETUPS = ("standard", "three_nations_each")
 DEFAULT_GAMES = 150  # per setup and line-up: a first start plays 600 games (heuristic and random bots)
 DEFAULT_GAMES_ENV = "IMPERIAL_LAB_DEFAULT_GAMES"
 DEFAULT_SEED = 1
@@ -55,7 +55,7 @@ CONTROL_BOT = "random"  # the control line-up: random bots in every seat
 
 def default_bot() -> str:
     """The bot of the dashboard's own runs: the heuristic bot, random where it is not available."""
-    return "heuristic" if "heuristic" in BOTS else "random"
+    return "heuristic" if "heuristic" in bot_classes() else "random"
 
 
 def default_games() -> int:
@@ -130,7 +130,7 @@ def prepare_default_dataset(catalog=None, progress: bool = True) -> list[str]:
     if not needs_default_dataset(queries.runs(catalog)):
         return []
     print(first_start_note(catalog), file=sys.stderr, flush=True)
-    total = default_games() * len(DEFAULT_SETUPS) * len(default_lineups())
+    total = default_games() * len(dataset_setups()) * len(default_lineups())
     with tqdm(total=total, unit="game", desc="Default dataset", file=sys.stderr, disable=not progress,
               dynamic_ncols=True) as bar:
         return play_default_dataset(catalog, on_progress=lambda done, _: bar.update(done - bar.n))
@@ -151,29 +151,35 @@ def needs_default_dataset(runs) -> bool:
 def default_run_names() -> list[str]:
     """The runs of the first-start dataset, in the order they are played: each line-up under each setup."""
     return [run_name(setup, lineup, default_games(), DEFAULT_SEED) for lineup in default_lineups()
-            for setup in DEFAULT_SETUPS]
+            for setup in dataset_setups()]
 
 
 def first_start_note(catalog) -> str:
     bots = " and ".join(f"{lineup.bot} bots" for lineup in default_lineups())
     return (f"First start: playing the default dataset into {catalog}: {default_games()} games of {bots} in every "
-            f"seat under each of the setups {', '.join(DEFAULT_SETUPS)}. Later starts skip this.")
+            f"seat under each of the setups {', '.join(dataset_setups())}. Later starts skip this.")
 
 
 def play_default_dataset(catalog, on_progress=None) -> list[str]:
-    """The default dataset (DEFAULT_SETUPS × default_lineups), from the shipped setups: DEFAULT_SETUPS
-    names shipped files, whatever IMPERIAL_LAB_SETUPS says."""
-    return simulate_grid(catalog, DEFAULT_SETUPS, default_lineups(), default_games(), on_progress=on_progress)
+    """The default dataset (dataset_setups × default_lineups), from the game's own setups, whatever
+    IMPERIAL_LAB_SETUPS says."""
+    return simulate_grid(catalog, dataset_setups(), default_lineups(), default_games(), on_progress=on_progress)
+
+
+def dataset_setups() -> tuple[str, ...]:
+    """The setups of the first start's dataset: those the default game's pages name (``DATASET_SETUPS``),
+    else its default setup. The dataset is the default game's (Imperial 2030's)."""
+    game = plugin()
+    return getattr(game.part("pages"), "DATASET_SETUPS", (game.default_setup,))
 
 
 def simulate_grid(catalog, setups, lineups, games: int, search_games: int = SEARCH_GAMES, seed: int = DEFAULT_SEED,
-                  setups_dir=SETUPS_DIR, on_progress=None) -> list[str]:
+                  setups_dir=None, on_progress=None) -> list[str]:
     """Play every cell of the grid ``setups`` × ``lineups`` (Lineup, or a bot spec for that bot in every
     seat): ``games`` games per cell, ``search_games`` for a line-up with a search bot. Returns the run
     names, line-up by line-up. ``on_progress(done, total)`` counts the games of all cells together.
     Every spec and setup is checked before the first game (SetupError)."""
     lineups = [(lineup if isinstance(lineup, Lineup) else every_seat(lineup)).canonical() for lineup in lineups]
-    setups_dir = Path(setups_dir)
     sources = {setup: _setup_source(setup, setups_dir) for setup in setups}
     players = {setup: load_setup(source)["players"] for setup, source in sources.items()}
     cells = [(setup, lineup, search_games if lineup.search else games) for lineup in lineups for setup in setups]
@@ -191,22 +197,23 @@ def simulate_grid(catalog, setups, lineups, games: int, search_games: int = SEAR
     return names
 
 
-def play_league(catalog, bots: list[str], games: int, seed: int = DEFAULT_SEED, setup: str = "standard",
-                setups_dir=SETUPS_DIR, on_progress=None) -> str:
+def play_league(catalog, bots: list[str], games: int, seed: int = DEFAULT_SEED, setup: str | None = None,
+                setups_dir=None, on_progress=None) -> str:
     """Play (or resume) the league of ``bots`` (one spec per seat) into ``runs/`` beside the catalogue,
     under the name ``imperial league`` gives it, so the page and the command find each other's
     leagues; returns the run's name. SetupError for a bad line-up, before anything is written."""
     with _PLAYING:
-        return league.league(bots, games, seed, _setup_source(setup, Path(setups_dir)), workers=_workers(games),
+        setup = plugin().default_setup if setup is None else setup
+        return league.league(bots, games, seed, _setup_source(setup, setups_dir), workers=_workers(games),
                              catalog=catalog, progress=False, on_progress=on_progress)["run"]
 
 
-def _setup_source(setup: str, folder: Path) -> str:
-    """What simulate is given: the name where core.setups finds it (it becomes the games' ``setup``
-    label), else the file's path."""
-    if setup in PRESETS or folder.resolve() == SETUPS_DIR.resolve():
-        return setup
-    return str(folder / f"{setup}.json")
+def _setup_source(setup: str, folder) -> str:
+    """What simulate is given: the name where core.setups finds it itself (a preset, a file of the
+    game's own folder: it becomes the games' ``setup`` label), else the path of the file in ``folder``
+    (a folder of custom setups, core.setups.custom_folder)."""
+    path = None if folder is None else Path(folder) / f"{setup}.json"
+    return str(path) if path is not None and path.is_file() else setup
 
 
 def _chunk_size(folder: Path, games: int, search: bool = False) -> int:

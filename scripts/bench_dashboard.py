@@ -39,8 +39,11 @@ from playwright.sync_api import expect  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from core.simulate import simulate  # noqa: E402
-from dashboard import boardview, cache, charts  # noqa: E402, F401  (imported once, before timing)
-from dashboard.app import PAGES, PAGES_DIR  # noqa: E402
+from dashboard import cache, charts
+from core.games.imperial2030.dashboard import boardview  # noqa: E402, F401  (imported once, before timing)
+from dashboard.pages import all_pages, page_path  # noqa: E402
+
+PAGES = [(page.path.name, page.title) for page in all_pages()]
 from tests.browser_support import CHARTS, LAPTOP, charts_drawn, chromium, dashboard_server, heading, idle  # noqa: E402
 
 RUNS = (("", "standard"), ("_three_nations", "three_nations_each"))  # run name after "bench10k", setup
@@ -57,7 +60,7 @@ def main() -> None:
         _explorer(catalog, f"{name}", args.steps)
         return
     print(f"\nAppTest, median of {args.repeats} ...", flush=True)
-    app = {page: _apptest(page, args.repeats) for page, _, _ in PAGES}
+    app = {page: _apptest(page, args.repeats) for page, _ in PAGES}
     load, browser = (None, {}) if args.no_browser else _browser(catalog)
     _table(app, browser, load)
     if not args.no_browser:
@@ -118,7 +121,7 @@ def _clear_caches() -> None:
 
 def _render(at: AppTest, page: str) -> float:
     start = time.perf_counter()
-    at.switch_page(str(PAGES_DIR / page)).run()
+    at.switch_page(str(page_path(page))).run()
     seconds = time.perf_counter() - start
     if at.exception:
         raise RuntimeError(f"{page}: {at.exception[0].value}")
@@ -145,7 +148,7 @@ def _browser(catalog: Path) -> tuple[float, dict[str, tuple[float, ...]]]:
         for visit in range(3):
             if visit == 1:
                 _clear_server_caches(tab)
-            rounds.append({page: _visit(tab, page, title) for page, title, _ in PAGES})
+            rounds.append({page: _visit(tab, page, title) for page, title in PAGES})
     return load, {page: tuple(seconds[page] for seconds in rounds) for page in rounds[0]}
 
 
@@ -216,7 +219,7 @@ def _step(tab, key: str, turn: int) -> float:
 def _table(app: dict, browser: dict, load: float | None) -> None:
     columns = ("AppTest cold", "AppTest warm", *(("browser 1st", "browser cold", "browser warm") if browser else ()))
     print(f"\n{'page':28}" + "".join(f"{name:>14}" for name in columns))
-    for page, title, _ in PAGES:
+    for page, title in PAGES:
         print(f"{title:28}" + "".join(f"{seconds:>12.2f} s" for seconds in (*app[page], *browser.get(page, ()))))
     if load is not None:
         print(f"Browser: loading the app took {load:.2f} s (the frontend, and the server's first run of the router "

@@ -24,8 +24,8 @@ from multiprocessing import Pool
 
 
 from core.bots import RandomBot, canonical_spec, make_bot
-from core.stats import wilson
 from core.play import play_game
+from core.stats import wilson
 
 CONFIG = {"game": "imperial2030", "players": 4}
 

@@ -37,7 +37,7 @@ import pyarrow.parquet as pq  # noqa: E402
 from core import runstore  # noqa: E402
 from core.catalog import query, register_run  # noqa: E402
 from core.simulate import simulate  # noqa: E402
-from core.tables import TABLES  # noqa: E402
+from core.games.imperial2030.tables import TABLES  # noqa: E402
 
 WIN_RATE_BY_SEAT = """
 SELECT seat, count(*) AS games, avg(CASE WHEN list_contains(winners, seat) THEN 1 ELSE 0 END) AS win_rate

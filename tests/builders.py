@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.imperial2030.board import NATIONS
+from core.games.imperial2030.board import NATIONS
 from core.interface import make_game
 
 

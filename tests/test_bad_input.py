@@ -20,7 +20,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.cli import main
 from core.gamelog import replay
-from core.setups import SETUPS_DIR
+from core.games.imperial2030.setups import SETUPS_DIR
 from core.simulate import simulate
 from tests.lab_fixtures import APP_SECONDS
 from tests.test_dashboard_explorer import PAGE, code_span_text

@@ -9,11 +9,10 @@ import sys
 import pytest
 
 from core import bots as bots_module
-from core.bots import (HeuristicBot, RandomBot, bot_classes, canonical_spec, make_bot, parse_bot_list,
-                       parse_bot_spec, seat_bots)
+from core.bots import RandomBot, bot_classes, canonical_spec, make_bot, parse_bot_list, parse_bot_spec, seat_bots
 from core.cli import main
 from core.errors import SetupError
-from core.imperial2030.heuristic import DEFAULT_TEMPERATURE
+from core.games.imperial2030.heuristic import DEFAULT_TEMPERATURE, HeuristicBot
 
 
 def test_a_spec_is_a_name_and_typed_parameters():

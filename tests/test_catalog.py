@@ -12,10 +12,10 @@ import pytest
 from core import runstore
 from core.catalog import CatalogError, connect, list_runs, query, register_run
 from core.cli import main
+from core.games.imperial2030.tables import TABLES
 from core.imports import import_logs
 from core.runstore import RunError
 from core.simulate import simulate
-from core.tables import TABLES
 
 WIN_RATE_BY_SEAT = """
     SELECT seat, count(*) AS games, avg(CASE WHEN list_contains(winners, seat) THEN 1 ELSE 0 END) AS win_rate

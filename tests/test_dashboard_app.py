@@ -26,10 +26,10 @@ from streamlit.testing.v1 import AppTest
 from core import cli, compare
 from core import stats as core_stats
 from core.catalog import list_runs
-from core.setups import SETUPS_DIR
-from dashboard import cache, simulations
-from dashboard.app import PAGES_DIR
+from core.games.imperial2030.setups import SETUPS_DIR
+from dashboard import app, cache, simulations
 from dashboard.frame import code_span
+from dashboard.pages import page_path
 from tests.lab_fixtures import APP_SECONDS, league_lab, spy_progress  # noqa: F401 (a fixture)
 
 COMPARE_CHARTS = 1 + 1 + 1 + 3 + 1  # seats, gap, starting governments, three per-game figures, seat scores
@@ -47,7 +47,7 @@ def start(page: str | None = None) -> AppTest:
     at = AppTest.from_function(_app, default_timeout=APP_SECONDS).run()
     assert not at.exception, at.exception
     if page is not None:
-        at.switch_page(str(PAGES_DIR / page)).run()
+        at.switch_page(str(page_path(page))).run()
         assert not at.exception, at.exception
     return at
 
@@ -85,7 +85,7 @@ def test_power_page_follows_the_game_and_the_run(on_lab):
     assert values(at.subheader) == [f"Game 0 of {run}"]
     assert len(at.get("plotly_chart")) == 6 + 5  # one game: 6 charts; whole run: 5
     assert {m.label for m in at.metric} >= {"Winner", "Ended by", "Rounds", "Finished games", "Lead changes per game"}
-    at.selectbox(key=f"explorer_game_of_{run}").set_value(3).run()  # the open game's chooser (dashboard.open_game)
+    at.selectbox(key=f"explorer_game_of_{run}").set_value(3).run()  # the open game's chooser (core.games.imperial2030.dashboard.open_game)
     assert not at.exception and values(at.subheader) == [f"Game 3 of {run}"]
     other = next(name for name in on_lab.runs if name != run)
     at.sidebar.selectbox(key="run").set_value(other).run()
@@ -274,7 +274,7 @@ def test_first_start_plays_the_default_dataset_then_compares(tmp_path, setups, m
     at = start()
     bot = simulations.default_bot()
     expected = [simulations.run_name(setup, lineup, 2, 1) for lineup in (bot, "random")
-                for setup in simulations.DEFAULT_SETUPS]
+                for setup in simulations.dataset_setups()]
     assert simulations.default_run_names() == expected
     assert sorted(list_runs(catalog)["name"]) == sorted(expected)
     assert progress == [(2, 8), (4, 8), (6, 8), (8, 8)]
@@ -282,7 +282,7 @@ def test_first_start_plays_the_default_dataset_then_compares(tmp_path, setups, m
     at.run()
     assert progress == [(2, 8), (4, 8), (6, 8), (8, 8)]  # nothing played again
 
-    at.switch_page(str(PAGES_DIR / "compare.py")).run()
+    at.switch_page(str(page_path("compare.py"))).run()
     assert at.multiselect(key="compare_runs").value == expected  # the first start's grid
     assert sorted(set(at.dataframe[0].value["lineup"])) == sorted({f"{bot} ×4", "random ×4"})
     at.multiselect(key="new_setups").set_value(["standard"])
@@ -320,7 +320,7 @@ def _bar_states(err: str) -> list[str]:
 def test_an_interrupted_first_start_is_resumed_but_own_runs_are_left_alone(monkeypatch):
     monkeypatch.setenv("IMPERIAL_LAB_DEFAULT_GAMES", "6")
     names = simulations.default_run_names()
-    assert len(names) == len(simulations.DEFAULT_SETUPS) * 2  # the heuristic bots and the random control
+    assert len(names) == len(simulations.dataset_setups()) * 2  # the heuristic bots and the random control
     first, *others, last = names
 
     def catalogue(*rows):
@@ -352,7 +352,7 @@ def test_dashboard_command_prepares_the_catalogue_then_runs_streamlit_headless(m
     catalog, (command, env) = calls
     assert Path(catalog) == (tmp_path / "x.duckdb").resolve()
     assert command[:4] == [sys.executable, "-m", "streamlit", "run"]
-    assert command[4] == str(PAGES_DIR.parent / "app.py")
+    assert command[4] == str(Path(app.__file__))
     assert command[5:] == ["--server.headless", "true", "--browser.gatherUsageStats", "false", "--server.port", "8600"]
     assert env["IMPERIAL_LAB_CATALOG"] == str(tmp_path / "x.duckdb")
     assert cli.main(["play", "--server.port", "8600"]) == cli.ERROR_EXIT  # other commands take no extra options

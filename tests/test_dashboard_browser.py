@@ -16,7 +16,7 @@ import shutil
 import pytest
 from playwright.sync_api import Page, expect
 
-from core.setups import SETUPS_DIR
+from core.games.imperial2030.setups import SETUPS_DIR
 from tests.browser_support import (CHARTS, LAPTOP, ROOT, charts_drawn, chromium, dashboard_server, foreign, heading,
                                    idle, open_page, tab)
 

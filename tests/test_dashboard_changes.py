@@ -1,4 +1,4 @@
-"""What changed at a step (dashboard/changes.py): moves, builds, removals, flags, factories and
+"""What changed at a step (core/games/imperial2030/dashboard/changes.py): moves, builds, removals, flags, factories and
 battles of real games checked against their events and positions, and the one-line summary."""
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ import pytest
 
 from core.bots import make_bot
 from core.gamelog import write_log
+from core.games.imperial2030.dashboard.action_words import place
+from core.games.imperial2030.dashboard.changes import MAX_SUMMARY, step_changes
+from core.games.imperial2030.dashboard.explain import nation, possessive
+from core.games.imperial2030.dashboard.timeline import timeline_from_text
 from core.play import play_game
-from dashboard.action_words import place
-from dashboard.changes import MAX_SUMMARY, step_changes
-from dashboard.explain import nation, possessive
 from dashboard.style import player_label
-from dashboard.timeline import timeline_from_text
 
 GAMES = [  # (config, bot, seed): random and heuristic play, 3 to 5 players, both setups
     ({"game": "imperial2030", "players": 4}, "random", 1),

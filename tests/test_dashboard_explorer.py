@@ -15,25 +15,26 @@ from core.bots import make_bot
 from core.catalog import query
 from core.errors import LogError
 from core.gamelog import replay
-from core.imperial2030.board import NATIONS, SPACES
-from core.imperial2030.events import Event
+from core.games.imperial2030.board import NATIONS, SPACES
+from core.games.imperial2030.dashboard.board_shapes import shapes
+from core.games.imperial2030.dashboard.explain import RULE_TITLES, SENTENCES, explain, rule_title
+from core.games.imperial2030.dashboard.explorer_queries import game_log, run_games
+from core.games.imperial2030.events import Event
 from core.interface import make_game
 from core.play import play_game
-from dashboard.explain import RULE_TITLES, SENTENCES, explain, rule_title
-from dashboard.explorer_queries import game_log, run_games
 from dashboard.frame import code_span
-from dashboard.board_shapes import shapes
-from dashboard.boardview import (FLAG_TINT, HOME_TINT, VIEWS, blend, board, board_svg, frame_of, hover_text,
+from core.games.imperial2030.dashboard.boardview import (FLAG_TINT, HOME_TINT, VIEWS, blend, board, board_svg, frame_of, hover_text,
                                  region_contents)
-from dashboard.changes import Battle, Built, Changes, Move, Removed, step_changes
-from dashboard.nationview import bonds_figure, credit_sums, nation_summaries
-from dashboard.rondelview import SECTOR, marker_places, rondel_figure
-from dashboard.style import LAND_COLOUR, NATION_COLOURS, NATION_NAMES, SEA_COLOUR
-from dashboard.timeline import event_groups, timeline_from_text
+from core.games.imperial2030.dashboard.changes import Battle, Built, Changes, Move, Removed, step_changes
+from core.games.imperial2030.dashboard.colours import LAND_COLOUR, NATION_COLOURS, NATION_NAMES, SEA_COLOUR
+from core.games.imperial2030.dashboard.nationview import bonds_figure, credit_sums, nation_summaries
+from core.games.imperial2030.dashboard.rondelview import SECTOR, marker_places, rondel_figure
+from core.games.imperial2030.dashboard.timeline import event_groups, timeline_from_text
+from dashboard.pages import page_path
 from tests.lab_fixtures import APP_SECONDS
 
 SVG = "{http://www.w3.org/2000/svg}"  # ElementTree's prefix of the board's tags
-PAGE = Path(__file__).resolve().parents[1] / "dashboard" / "views" / "explorer.py"
+PAGE = page_path("explorer.py")
 
 # docs/formats.md "Position documents", extended: a friendly and a hostile army, fleets sharing a sea, flags
 # in a neutral land and in Colombia (the Panama canal's controller).
@@ -134,7 +135,7 @@ def test_a_bad_log_raises_with_its_line(games):
     assert (caught.value.file, caught.value.line) == ("bad.jsonl", 5)
 
 
-# ----- the board (dashboard.boardview) -----
+# ----- the board (core.games.imperial2030.dashboard.boardview) -----
 
 def board_tree(position, changes=None, view="World"):
     return ET.fromstring(board_svg(position, changes, view))
@@ -304,7 +305,7 @@ def test_credit_sums_and_governments_in_the_bonds_heatmap(position):
 # ----- explanations -----
 
 def documented_kinds() -> set[str]:
-    """The event kinds listed in the Event docstring of core/imperial2030/events.py."""
+    """The event kinds listed in the Event docstring of core/games/imperial2030/events.py."""
     listing = Event.__doc__.split("Kinds and their fields")[1]
     return set(re.findall(r"(?:^|\s{2,})([a-z_]+)\s{2,}[a-z]", listing, re.M))
 

@@ -8,8 +8,9 @@ import shutil
 
 import pytest
 
-from core.catalog import list_runs
 from core.bots import lineup_text
+from core.catalog import list_runs
+from core.games.imperial2030.dashboard import queries as imperial_queries
 from core.league import league_name, standings
 from dashboard import ladder, queries, simulations
 from dashboard.frame import code_span
@@ -50,7 +51,7 @@ def test_runs_say_which_are_rotated_and_overview_shows_the_entrants(league_lab):
     league, fixed = league_lab.runs
     runs = queries.runs(league_lab.catalog).set_index("name")
     assert runs.loc[league, "rotate"] and not runs.loc[fixed, "rotate"]
-    overview = queries.overview(league_lab.catalog, league_lab.runs).set_index("run")
+    overview = imperial_queries.overview(league_lab.catalog, league_lab.runs).set_index("run")
     assert overview.loc[league, "bots"] == LEAGUE_TEXT
     assert overview.loc[fixed, "bots"] == ",".join(FIXED_BOTS)
 

@@ -1,4 +1,4 @@
-"""The pages that share the open game (dashboard.open_game) through AppTest: a game chosen in the Game
+"""The pages that share the open game (core.games.imperial2030.dashboard.open_game) through AppTest: a game chosen in the Game
 explorer is the one Power & control shows, and back; an uploaded log shows on both; a link
 ``?run=NAME&game=ID`` to the explorer opens its game, and a link to no game says so in one line."""
 
@@ -10,9 +10,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.catalog import list_runs
-from dashboard import open_game, queries
-from dashboard.app import PAGES_DIR
-from dashboard.explorer_queries import game_log
+from core.games.imperial2030.dashboard import queries
+from core.games.imperial2030.dashboard import open_game
+from core.games.imperial2030.dashboard.explorer_queries import game_log
+from dashboard.pages import page_path
 from tests.lab_fixtures import APP_SECONDS
 
 
@@ -38,7 +39,7 @@ def start(**params) -> AppTest:
 
 
 def go(at: AppTest, page: str) -> AppTest:
-    at.switch_page(str(PAGES_DIR / page)).run()
+    at.switch_page(str(page_path(page))).run()
     assert not at.exception, at.exception
     return at
 

@@ -1,4 +1,4 @@
-"""The Play page (dashboard/views/play.py) through Streamlit's AppTest: a whole game with a person in one
+"""The Play page (core/games/imperial2030/dashboard/views/play.py) through Streamlit's AppTest: a whole game with a person in one
 seat clicked through to the end, the engine's reason for a refused action, undo, save and resume, a
 reload that keeps the game (a new session with the same ``?game=`` address), the bots watched move
 by move, the hint, and the page opening at once on a fresh lab (no first-start dataset).
@@ -13,9 +13,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.gamelog import replay
-from core.setups import SETUPS_DIR
-from dashboard import playview
-from dashboard.app import PAGES_DIR
+from core.games.imperial2030.dashboard import playview
+from core.games.imperial2030.setups import SETUPS_DIR
+from dashboard.pages import page_path
 from tests.lab_fixtures import APP_SECONDS
 
 # What the person prefers when it is offered (a short game: taxation brings power points); else choice 1.
@@ -40,7 +40,7 @@ def home(tmp_path, monkeypatch):
 def open_play(query: dict | None = None) -> AppTest:
     at = AppTest.from_function(_app, default_timeout=APP_SECONDS)
     at.query_params.update(query or {})
-    at.switch_page(str(PAGES_DIR / "play.py")).run()
+    at.switch_page(str(page_path("play.py"))).run()
     assert not at.exception, at.exception
     return at
 

@@ -13,10 +13,13 @@ import pytest
 from core import compare, runstore
 from core.catalog import query
 from core.errors import SetupError
-from core.imperial2030.board import NATIONS
-from core.setups import SETUPS_DIR, read_setup_file
-from dashboard import charts, queries, setup_table
-from dashboard.style import NATION_COLOURS, PLAYER_COLOURS, RUN_COLOURS, player_label
+from core.games.imperial2030.board import NATIONS
+from core.games.imperial2030.dashboard import charts as imperial_charts, queries
+from core.games.imperial2030.dashboard import setup_table
+from core.games.imperial2030.dashboard.colours import NATION_COLOURS
+from core.games.imperial2030.setups import SETUPS_DIR, read_setup_file
+from dashboard import charts, queries as catalog_queries
+from dashboard.style import PLAYER_COLOURS, RUN_COLOURS, player_label
 
 
 def raw(lab, table: str, run: str | None = None) -> pd.DataFrame:
@@ -33,11 +36,11 @@ def game0(lab):
 # ----- queries against pandas -----
 
 def test_runs_and_fingerprint(lab):
-    runs = queries.runs(lab.catalog)
+    runs = catalog_queries.runs(lab.catalog)
     assert set(runs["name"]) == set(lab.runs)
-    rows = queries.fingerprint(lab.catalog, lab.runs)
+    rows = catalog_queries.fingerprint(lab.catalog, lab.runs)
     assert [row[0] for row in rows] == sorted(lab.runs)
-    assert queries.fingerprint(lab.catalog, "no such run") == ()
+    assert catalog_queries.fingerprint(lab.catalog, "no such run") == ()
 
 
 def test_overview_counts_games(lab):
@@ -174,19 +177,19 @@ def test_bond_ownership_fills_the_holdings_with_zeros(lab, game0):
 def test_one_game_charts_have_a_trace_per_nation_or_seat(lab, game0):
     run, game_id = game0
     race = queries.nation_race(lab.catalog, run, game_id)
-    fig = charts.nation_race(race)
+    fig = imperial_charts.nation_race(race)
     assert [t.name for t in fig.data] == list(NATIONS)
     assert [t.line.color for t in fig.data] == [NATION_COLOURS[n] for n in NATIONS]
-    fig = charts.player_series(queries.player_series(lab.catalog, run, game_id), "score", "Score", "points")
+    fig = imperial_charts.player_series(queries.player_series(lab.catalog, run, game_id), "score", "Score", "points")
     assert [t.name for t in fig.data] == [player_label(p) for p in range(4)]
     assert [t.line.color for t in fig.data] == list(PLAYER_COLOURS[:4])
     segments = queries.control_segments(lab.catalog, run, game_id)
-    fig = charts.control_timeline(segments)
+    fig = imperial_charts.control_timeline(segments)
     bars = [t for t in fig.data if t.type == "bar"]
     assert len(bars) == segments["government"].nunique()
     assert {t.name for t in fig.data if t.type == "scatter"} == {f"change: {c}" for c in set(segments["cause"])}
     holdings = queries.bond_ownership(lab.catalog, run, game_id)
-    fig = charts.bond_ownership(holdings, 300)
+    fig = imperial_charts.bond_ownership(holdings, 300)
     assert len(fig.data) == len(holdings[["player", "nation"]].drop_duplicates())
     assert all(t.x[-1] == 300 for t in fig.data)
     assert sum(bool(t.showlegend) for t in fig.data) <= 4
@@ -194,12 +197,12 @@ def test_one_game_charts_have_a_trace_per_nation_or_seat(lab, game0):
 
 def test_run_and_comparison_charts(lab):
     run = lab.runs[0]
-    fig = charts.ended_by(queries.ended_by(lab.catalog, run))
+    fig = imperial_charts.ended_by(queries.ended_by(lab.catalog, run))
     assert list(fig.data[0].x) == list(NATIONS)
-    fig = charts.change_rounds(queries.government_change_rounds(lab.catalog, run))
+    fig = imperial_charts.change_rounds(queries.government_change_rounds(lab.catalog, run))
     assert all(t.marker.color == NATION_COLOURS[t.name] for t in fig.data)
     lengths = queries.frequencies(lab.catalog, run, "rounds")
-    assert charts.counts_bar(lengths, "value", "n", "Game length", "rounds").data[0].y.tolist() == lengths["n"].tolist()
+    assert imperial_charts.counts_bar(lengths, "value", "n", "Game length", "rounds").data[0].y.tolist() == lengths["n"].tolist()
     c = compare.load(lab.catalog, lab.runs)
     fig = charts.win_rates(c.run_seats, "seat", "Win rate by seat", 0.25, n="n")
     assert [t.name for t in fig.data] == sorted(lab.runs)
@@ -228,13 +231,13 @@ def test_comparison_charts_draw_a_bar_per_cell_coloured_by_line_up(lab):
 def test_every_chart_has_its_legend_below_the_plot_never_under_its_title(lab, game0):
     run, game_id = game0
     c = compare.load(lab.catalog, lab.runs)
-    figures = [charts.nation_race(queries.nation_race(lab.catalog, run, game_id)),
-               charts.player_series(queries.player_series(lab.catalog, run, game_id), "cash", "Cash", "m"),
-               charts.control_timeline(queries.control_segments(lab.catalog, run, game_id)),
-               charts.bond_ownership(queries.bond_ownership(lab.catalog, run, game_id), 300),
-               charts.ended_by(queries.ended_by(lab.catalog, run)),
-               charts.change_rounds(queries.government_change_rounds(lab.catalog, run)),
-               charts.counts_bar(queries.frequencies(lab.catalog, run, "rounds"), "value", "n", "Length", "rounds"),
+    figures = [imperial_charts.nation_race(queries.nation_race(lab.catalog, run, game_id)),
+               imperial_charts.player_series(queries.player_series(lab.catalog, run, game_id), "cash", "Cash", "m"),
+               imperial_charts.control_timeline(queries.control_segments(lab.catalog, run, game_id)),
+               imperial_charts.bond_ownership(queries.bond_ownership(lab.catalog, run, game_id), 300),
+               imperial_charts.ended_by(queries.ended_by(lab.catalog, run)),
+               imperial_charts.change_rounds(queries.government_change_rounds(lab.catalog, run)),
+               imperial_charts.counts_bar(queries.frequencies(lab.catalog, run, "rounds"), "value", "n", "Length", "rounds"),
                charts.win_rates(c.run_seats, "seat", "Win rate by seat", n="n"),
                charts.cell_win_rates(c.seats), charts.seat_scores(c.seats), charts.seat_gaps(c.cells),
                charts.cell_distributions(c.games, "rounds", "Game length", "rounds")]

@@ -1,4 +1,4 @@
-"""The search for fair distributions (core.fair_setups, ``imperial setups search``): candidates,
+"""The search for fair distributions (core.games.imperial2030.fair_setups, ``imperial setups search``): candidates,
 determinism, the statistics against scipy, the command line, --save and the refusals."""
 
 from __future__ import annotations
@@ -9,12 +9,13 @@ from dataclasses import replace
 import pytest
 from scipy.stats import binomtest, chisquare
 
-from core import fair_setups
 from core.cli import main
 from core.errors import SetupError
-from core.imperial2030.board import NATIONS, load_board
+from core.games.imperial2030 import fair_setups
+from core.games.imperial2030.board import NATIONS, load_board
+from core.games.imperial2030.setups import read_setup_file
 from core.interface import make_game
-from core.setups import load_setup, read_setup_file
+from core.setups import load_setup
 
 COST = load_board().bond_cost
 TINY = ("--players", "4", "--bots", "random", "--candidates", "2", "--games", "3", "--validate", "2", "--seed", "5")

@@ -1,4 +1,4 @@
-"""The heuristic bot (core/imperial2030/heuristic.py): legal, seeded, varied by its temperature
+"""The heuristic bot (core/games/imperial2030/heuristic.py): legal, seeded, varied by its temperature
 (deterministic at 0, as before), tunable, and better than random."""
 
 from __future__ import annotations
@@ -6,10 +6,10 @@ from __future__ import annotations
 import hashlib
 
 from core.bots import RandomBot, make_bot
-from core.imperial2030.actions import BUY, TOPUP, UPGRADE
-from core.imperial2030.board import NATIONS, load_board
-from core.imperial2030.heuristic import DEFAULT_TEMPERATURE, HeuristicBot, Weights
-from core.imperial2030.pending import P_DEAL, P_INVEST, PENDING_NAMES
+from core.games.imperial2030.actions import BUY, TOPUP, UPGRADE
+from core.games.imperial2030.board import NATIONS, load_board
+from core.games.imperial2030.heuristic import DEFAULT_TEMPERATURE, HeuristicBot, Weights
+from core.games.imperial2030.pending import P_DEAL, P_INVEST, PENDING_NAMES
 from core.play import play_game
 from core.setups import load_setup
 from tests.builders import position

@@ -12,12 +12,12 @@ import pytest
 
 from core.bots import make_bot
 from core.cli import main
+from core.games.imperial2030 import describe
+from core.games.imperial2030.actions import BUY, RONDEL, UPGRADE
 from core.human import MAX_BAD_LINES, TerminalPlay
-from core.imperial2030 import describe
-from core.imperial2030.actions import BUY, RONDEL, UPGRADE
 from core.interface import make_game
 from core.session import bot_seed
-from tests.toy_games import NimGame
+from tests.toy_games import NIM
 
 ONES = "1\n" * 5000  # more than any game asks
 
@@ -265,7 +265,7 @@ def test_notes_give_rondel_costs_and_bond_prices():
 
 def test_the_session_plays_any_game_of_the_interface(monkeypatch):
     from core import registry
-    monkeypatch.setitem(registry.GAMES, "nim", NimGame)
+    monkeypatch.setitem(registry.GAMES, "nim", NIM)
     out = io.StringIO()
     script = "why take 4\nwhy take 2\nwhy grab\n?\n3\nundo\n3\n" + "1\n" * 20
     outcome = TerminalPlay({"game": "nim", "heap": 9}, [None, "random"], 1, io.StringIO(script), out,
@@ -280,7 +280,7 @@ def test_the_session_plays_any_game_of_the_interface(monkeypatch):
 
 
 def test_a_flag_decision_is_put_in_words():
-    from core.imperial2030.board import load_board
+    from core.games.imperial2030.board import load_board
     from tests.builders import position
 
     b = load_board()

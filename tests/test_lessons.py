@@ -18,11 +18,12 @@ from core.interface import make_game
 from core.jsonio import MAX_DEPTH
 from core.lessons import (ILLEGAL, RIGHT, UNREADABLE, WRONG, LessonError, lesson_id, lessons_dir, load_catalogue,
                           load_lesson, load_lessons)
-from dashboard.rules_text import references, section, sections
+from core.games.imperial2030.dashboard.rules_text import references, section, sections
+from dashboard.pages import page_path
 from tests.lab_fixtures import APP_SECONDS
-from tests.toy_games import NimGame
+from tests.toy_games import NIM
 
-PAGE = Path(__file__).resolve().parents[1] / "dashboard" / "views" / "lessons.py"
+PAGE = page_path("lessons.py")
 FILES = sorted(lessons_dir().glob("*.json"))
 LESSONS = load_lessons()
 BY_ID = {lesson.id: lesson for lesson in LESSONS}
@@ -317,16 +318,18 @@ def _app():
 
 def test_the_router_lists_lessons_and_rules_and_opens_them_before_any_dataset(tmp_path, monkeypatch):
     """Navigation labels "Lessons" and "Rules"; neither page waits for a first start's dataset."""
-    from dashboard import app, frame
+    from dashboard import frame
+    from dashboard.pages import all_pages, page_path
 
-    assert ("lessons.py", "Lessons") in [(file, title) for file, title, _ in app.PAGES]
-    assert ("rules.py", "Rules") in [(file, title) for file, title, _ in app.PAGES]
+    listed = {page.path.name: page for page in all_pages()}
+    assert listed["lessons.py"].title == "Lessons" and not listed["lessons.py"].reads_runs
+    assert listed["rules.py"].title == "Rules" and not listed["rules.py"].reads_runs
     monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(tmp_path / "none.duckdb"))
     monkeypatch.setattr(frame, "ensure_dataset", lambda catalog: pytest.fail("the dataset was played"))
     at = AppTest.from_function(_app, default_timeout=APP_SECONDS)
-    at.switch_page(str(app.PAGES_DIR / "lessons.py")).run()
+    at.switch_page(str(page_path("lessons.py"))).run()
     assert not at.exception and at.title[0].value == "Lessons"
-    at.switch_page(str(app.PAGES_DIR / "rules.py")).run()
+    at.switch_page(str(page_path("rules.py"))).run()
     assert not at.exception and at.title[0].value == "Rules of Imperial 2030"
 
 
@@ -334,8 +337,8 @@ def test_the_router_lists_lessons_and_rules_and_opens_them_before_any_dataset(tm
 
 def test_lessons_work_for_any_game_of_the_interface(tmp_path, monkeypatch):
     from core import lessons, registry
-    assert "core.imperial2030" not in Path(lessons.__file__).read_text(encoding="utf-8")  # the interface only
-    monkeypatch.setitem(registry.GAMES, "nim", NimGame)
+    assert "core.games.imperial2030" not in Path(lessons.__file__).read_text(encoding="utf-8")  # the interface only
+    monkeypatch.setitem(registry.GAMES, "nim", NIM)
     doc = {"title": "Leave four", "rules": ["§1"], "explanation": "Take 1 to 3 stones; the last one wins.",
            "task": "Seven stones: leave your opponent a multiple of four.", "answers": ["take 3"],
            "feedback": {"generic": "Count what is left.", "actions": {"take 4": "At most three."}},

@@ -8,8 +8,8 @@ import pytest
 
 from core.bots import RandomBot
 from core.errors import NotationError
-from core.imperial2030 import actions as A
-from core.imperial2030.board import NATIONS, load_board
+from core.games.imperial2030 import actions as A
+from core.games.imperial2030.board import NATIONS, load_board
 from core.interface import make_game
 from core.play import play_game
 from tests.builders import position

@@ -27,9 +27,9 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from core.bots import RandomBot
-from core.imperial2030.board import NATIONS
-from core.imperial2030.invariants import check_invariants
-from core.imperial2030.pending import P_DEAL, P_INVEST, P_VARIANT
+from core.games.imperial2030.board import NATIONS
+from core.games.imperial2030.invariants import check_invariants
+from core.games.imperial2030.pending import P_DEAL, P_INVEST, P_VARIANT
 from core.interface import TERMINAL, make_game
 from core.play import play_game
 

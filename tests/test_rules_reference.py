@@ -1,4 +1,4 @@
-"""The rules reference (dashboard/rules_text.py, data/imperial2030/rules/, the Rules page): every section
+"""The rules reference (core/games/imperial2030/dashboard/rules_text.py, data/imperial2030/rules/, the Rules page): every section
 the engine, the explorer and the terminal texts cite has a text, numbered like RULES.md; links and
 their spellings; a malformed rules file is one error naming it; the text is the lab's own words."""
 
@@ -15,19 +15,21 @@ from streamlit.testing.v1 import AppTest
 from core.bots import make_bot
 from core.errors import DataError
 from core.gamelog import write_log
-from core.imperial2030.describe import WHAT
+from core.games.imperial2030.dashboard import rules_text
+from core.games.imperial2030.dashboard.explain import RULE_TITLES, explain
+from core.games.imperial2030.describe import WHAT
 from core.play import play_game
-from dashboard import rules_text
-from dashboard.explain import RULE_TITLES, explain
-from dashboard.rules_text import (link_sections, normalize, parse_file, resolve, section, section_key, section_link,
+from core.games.imperial2030.dashboard.rules_text import (link_sections, normalize, parse_file, resolve, section, section_key, section_link,
                                   section_url, sections, subsections, top_sections)
-from dashboard.timeline import timeline_from_text
+from core.games.imperial2030.dashboard.timeline import timeline_from_text
+from dashboard.pages import page_path
 from tests.golden_support import RULES_FINGERPRINT, gram_hash, words
 from tests.lab_fixtures import APP_SECONDS
 
 ROOT = Path(__file__).resolve().parents[1]
-RULES_PAGE = ROOT / "dashboard" / "views" / "rules.py"
-EXPLORER_PAGE = ROOT / "dashboard" / "views" / "explorer.py"
+RULES_PAGE = page_path("rules.py")
+EXPLORER_PAGE = page_path("explorer.py")
+IMPERIAL_DASHBOARD = ROOT / "core" / "games" / "imperial2030" / "dashboard"
 RULES = json.loads(RULES_FINGERPRINT.read_text(encoding="utf-8"))  # RULES.md's numbers and 10-word runs
 # "§7.4.6", "§11 Q2", and "§11 Q1/Q10" (two questions of one section)
 CITED = re.compile(r"§(\d+(?:\.\d+)*)((?: Q\d+)(?:/Q\d+)*)?")
@@ -46,7 +48,7 @@ def cited_in(files) -> set[str]:
 
 
 def test_every_section_the_engine_cites_has_a_text():
-    cited = cited_in((ROOT / "core" / "imperial2030").glob("*.py"))
+    cited = cited_in((ROOT / "core" / "games" / "imperial2030").glob("*.py"))
     assert {"§7.4.6", "§7.5", "§9", "§10", "§11 Q2", "§4.3.4", "§8.1", "§8.4"} <= cited  # the grep finds them
     missing = sorted(ref for ref in cited if section(ref) is None)
     assert not missing, f"sections the engine cites without a text in data/imperial2030/rules/: {missing}"
@@ -55,8 +57,8 @@ def test_every_section_the_engine_cites_has_a_text():
 
 
 def test_the_explorer_and_the_terminal_texts_cite_only_sections_with_a_text():
-    cited = cited_in([ROOT / "dashboard" / "explain.py", ROOT / "dashboard" / "views" / "explorer.py",
-                      ROOT / "core" / "imperial2030" / "describe.py"])
+    cited = cited_in([IMPERIAL_DASHBOARD / "explain.py", EXPLORER_PAGE,
+                      ROOT / "core" / "games" / "imperial2030" / "describe.py"])
     cited |= set(RULE_TITLES) | {rule for _, rule in WHAT.values()}
     assert not sorted(ref for ref in cited if section(ref) is None)
 

@@ -8,7 +8,7 @@ from itertools import combinations
 import pytest
 
 from core.errors import SetupError
-from core.imperial2030.board import NATIONS
+from core.games.imperial2030.board import NATIONS
 from core.interface import make_game
 from tests.builders import act, legal_texts
 from tests.rule_asserts import assert_illegal

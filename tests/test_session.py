@@ -11,9 +11,10 @@ import pytest
 
 from core.errors import IllegalActionError, LogError, NotationError, SetupError
 from core.gamelog import replay
+from core.games.imperial2030.dashboard.timeline import timeline_from_text
 from core.interface import CHANCE, make_game
+from core.plugin import GamePlugin
 from core.session import HUMAN, PlaySession, bot_seed
-from dashboard.timeline import timeline_from_text
 
 SEATS = [None, "heuristic", "random"]  # a person in seat 0
 
@@ -252,7 +253,7 @@ class _RaceGame:
 def test_any_game_of_the_interface_with_plain_words(monkeypatch):
     from core import registry
 
-    monkeypatch.setitem(registry.GAMES, "race", _RaceGame)
+    monkeypatch.setitem(registry.GAMES, "race", GamePlugin("race", "Race", _RaceGame))
     runs = []
     for _ in range(2):
         session = PlaySession({"game": "race"}, [None, "random"], seed=3)

@@ -9,10 +9,11 @@ import pytest
 from core.bots import RandomBot
 from core.cli import main
 from core.errors import SetupError
-from core.imperial2030.board import NATIONS, load_board
+from core.games.imperial2030.board import NATIONS, load_board
+from core.games.imperial2030.setups import SETUPS_DIR, read_setup_file
 from core.interface import make_game
 from core.play import play_game
-from core.setups import SETUPS_DIR, list_setups, load_setup, read_setup_file, show_setup
+from core.setups import list_setups, load_setup, show_setup
 
 SHIPPED = sorted(path.stem for path in SETUPS_DIR.glob("*.json"))
 GOOD = {"description": "two players, one bond each",

@@ -25,9 +25,10 @@ from core.bots import RandomBot
 from core.catalog import list_runs
 from core.cli import main
 from core.gamelog import replay
+from core.games.imperial2030.tables import TABLES
 from core.runstore import RunError
 from core.simulate import DEFAULT_CHUNK_SIZE, auto_chunk_size, game_seed, simulate
-from core.tables import TABLES, record_game
+from core.tables import record_game
 
 # The reference run: 24 four-player games in 8 chunks of 3, played in this process.
 RUN = dict(games=24, players=4, setup="standard", bots=["random"] * 4, seed=5, chunk_size=3)

@@ -1,4 +1,4 @@
-"""The structure of a setup (core.imperial2030.structure, dashboard.structureview, ``imperial setups
+"""The structure of a setup (core.games.imperial2030.structure, core.games.imperial2030.dashboard.structureview, ``imperial setups
 structure``): takeovers decided by §9, the first investor round of §7.5, the setup facts of §4.4–§4.5."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.cli import main
-from core.imperial2030.structure import setup_structure, weak_points
+from core.games.imperial2030.structure import setup_structure, weak_points
 from core.setups import setup_names
 from tests.lab_fixtures import APP_SECONDS
 
@@ -153,7 +153,7 @@ def test_cli_unknown_setup_is_one_line_exit_2(capsys):
 # ----- the dashboard -----
 
 def _view(name, folder):
-    from dashboard.structureview import show_structure
+    from core.games.imperial2030.dashboard.structureview import show_structure
 
     show_structure(name, folder)
 

@@ -15,10 +15,11 @@ import pytest
 from core.bots import RandomBot
 from core.errors import LogError
 from core.gamelog import replay, replay_game, write_log
-from core.imperial2030.board import NATIONS, SPACES
+from core.games.imperial2030.board import NATIONS, SPACES
+from core.games.imperial2030.tables import TABLES
 from core.interface import make_game
 from core.play import play_game
-from core.tables import (TABLES, data_dictionary, frames, merge_rows, record_game, record_replay)
+from core.tables import data_dictionary, frames, merge_rows, record_game, record_replay
 
 ROOT = Path(__file__).resolve().parents[1]
 TWO_POWERS = json.loads((ROOT / "data" / "setups" / "two_powers.json").read_text())

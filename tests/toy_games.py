@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from core.errors import IllegalActionError, NotationError
 from core.interface import TERMINAL
+from core.plugin import GamePlugin
 
 
 class Nim:
@@ -65,7 +66,7 @@ class Nim:
 
 
 class NimGame:
-    """The registry's entry for Nim (tests put it in ``core.registry.GAMES`` under "nim")."""
+    """Nim's Game: made from a config, makes states."""
 
     name, num_players = "nim", 2
 
@@ -77,3 +78,8 @@ class NimGame:
 
     def state_from_json(self, doc):
         return Nim(doc["heap"], to_move=doc.get("to_move", 0))
+
+
+# Nim as a plug-in with nothing but its rules: tests register it with
+# ``monkeypatch.setitem(core.registry.GAMES, "nim", NIM)``.
+NIM = GamePlugin(name="nim", title="Nim", game=NimGame)

@@ -1,1 +1,1 @@
-"""One package per game of the lab."""
+"""One package per game; each registers itself in ``core.registry`` with a ``plugin`` module."""

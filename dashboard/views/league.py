@@ -13,9 +13,9 @@ from core.bots import bot_classes, canonical_spec, lineup_text
 from core.errors import ImperialError, SetupError
 from core.interface import seat_name
 from core.league import MAX_BOTS, MIN_BOTS, WINS_COUNTED
-from core.setups import setup_names
-from dashboard import cache, charts, frame, ladder, simulations
+from core.setups import custom_folder, setup_names
 from core.stats import even_shares, format_p
+from dashboard import cache, charts, frame, ladder, simulations
 
 RUN_KEY = "league_run"
 PENDING_KEY = "league_pending"  # the league just played, chosen on the next rerun (before the widget exists)
@@ -39,7 +39,7 @@ def new_league(catalog) -> None:
             left, middle, right = st.columns(3)
             games = left.number_input("Games", min_value=1, max_value=10_000, value=30, step=10, key="league_games")
             seed = middle.number_input("Seed", min_value=0, value=simulations.DEFAULT_SEED, step=1, key="league_seed")
-            names = setup_names(frame.setups_dir())
+            names = setup_names(custom_folder())
             setup = right.selectbox("Setup", names, index=names.index("standard"), key="league_setup",
                                     help="standard works for any number of players; a custom setup only for its own")
             submitted = st.form_submit_button("Play the league", type="primary")
@@ -51,7 +51,7 @@ def new_league(catalog) -> None:
             frame.show_error("The league could not be played: the line-up is not valid.", *exc.args)
             return
         frame.play_then_rerun(lambda on_progress: simulations.play_league(
-            catalog, lineup, int(games), int(seed), setup, setups_dir=frame.setups_dir(), on_progress=on_progress),
+            catalog, lineup, int(games), int(seed), setup, setups_dir=custom_folder(), on_progress=on_progress),
             "The league could not be played.", PENDING_KEY)
 
 

@@ -30,10 +30,15 @@ CENTRE = (3.5, 3.5)
 class ImperiaHeuristicBot:
     """``decide(state, legal_actions)``: the best-valued action (see the module docstring)."""
 
-    name = "imperia-heuristic"
+    name = "heuristic"
+    PARAMS: dict = {}  # no parameters (core.bots checks a spec's keys against these)
 
     def __init__(self, seed: int | None = None):
         self.rng = random.Random(seed)
+
+    @classmethod
+    def from_params(cls, params: dict, seed: int | None = None) -> "ImperiaHeuristicBot":
+        return cls(seed)
 
     def decide(self, state, legal_actions):
         if len(legal_actions) == 1:

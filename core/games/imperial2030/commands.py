@@ -1,0 +1,106 @@
+"""Imperial 2030's own subcommands of ``imperial`` (the plug-in's ``commands`` part, which core/cli.py
+asks): ``bench`` (the engine's speed in Imperial 2030's units), ``setups structure`` and ``setups
+search`` (bond distributions)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from core.cli import MAX_BENCH, bounded, player_count, seed_value
+from core.errors import SetupError
+
+
+def add_commands(sub, setups_sub) -> None:
+    """Add the subcommands to ``imperial`` (``sub``) and to ``imperial setups`` (``setups_sub``)."""
+    bench = sub.add_parser("bench", help="time random games and the engine's hot calls")
+    bench.add_argument("--repeats", type=bounded(MAX_BENCH), default=5)
+    bench.add_argument("--games", type=bounded(MAX_BENCH), default=20, help="games per repeat")
+    bench.add_argument("--players", type=player_count, default=4)
+    bench.add_argument("--seed", type=seed_value, default=1)
+    bench.add_argument("--json", action="store_true", help="print the raw result as one JSON object")
+    bench.set_defaults(run=_bench)
+
+    structure = setups_sub.add_parser("structure", help="who governs on what, and the cheapest takeovers (§9)")
+    structure.add_argument("name", metavar="NAME")
+    structure.add_argument("--json", action="store_true", help="print the structure as one JSON object")
+    structure.set_defaults(run=_setups_structure)
+    from core.games.imperial2030.fair_setups import MAX_CANDIDATES, MAX_GAMES  # a light module (no scipy)
+    fair = setups_sub.add_parser("search", help="search for a distribution whose seats win equally often, "
+                                                "validated on fresh games (docs/setups.md)")
+    fair.add_argument("--players", type=player_count, default=4, help="2..6 (default 4)")
+    fair.add_argument("--bots", default="heuristic", help="heuristic or random bots: one spec for every seat, or one "
+                                                          "per seat (default heuristic; mcts is refused: too slow)")
+    fair.add_argument("--candidates", type=bounded(MAX_CANDIDATES), required=True,
+                      help=f"candidate distributions, 1..{MAX_CANDIDATES:,}")
+    fair.add_argument("--games", type=bounded(MAX_GAMES), required=True,
+                      help=f"games per candidate, 1..{MAX_GAMES:,} (the seats are not rotated)")
+    fair.add_argument("--seed", type=seed_value, default=1, help="seeds the candidates and the games (default 1)")
+    fair.add_argument("--validate", type=bounded(MAX_GAMES), metavar="M",
+                      help="fresh games that measure the best candidate again (default: --games)")
+    fair.add_argument("--finalists", type=bounded(MAX_CANDIDATES), default=1, metavar="F",
+                      help="play the F fairest again on --final-games fresh games and keep the fairest of those "
+                           "(default 1: no final round)")
+    fair.add_argument("--final-games", type=bounded(MAX_GAMES), metavar="G",
+                      help="games of each finalist and of each handicap variant (default: --games)")
+    fair.add_argument("--tune-handicap", action="store_true",
+                      help="try the kept candidate with its first investor-card holder keeping 0, 1 or 2m less, "
+                           "on --final-games fresh games each, and validate the fairest")
+    fair.add_argument("--save", metavar="NAME", help="write the best candidate as a new setup NAME.json "
+                                                     "(never overwrites)")
+    fair.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    fair.set_defaults(run=_setups_search)
+
+
+# ----- bench -----
+
+def _bench(args) -> int:
+    from core.games.imperial2030.bench import run_bench
+
+    print(f"imperial bench: {args.repeats} x {args.games} random {args.players}-player games ...", file=sys.stderr)
+    result = run_bench(args.repeats, args.games, args.seed, args.players, progress=_bench_progress)
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(f"{result['players']} players, {result['repeats']} repeats of {result['games_per_repeat']} games "
+          f"(seed {args.seed}); median (min-max) over the repeats")
+    for key, label, digits in (("games_per_s", "games/s", 2), ("nation_turns_per_s", "nation turns/s", 0),
+                               ("decisions_per_s", "decisions/s", 0),
+                               ("nation_turns_per_game", "nation turns/game", 1)):
+        row = result[key]
+        print(f"  {label:18}{row['median']:>10.{digits}f}  ({row['min']:.{digits}f}-{row['max']:.{digits}f})")
+    calls = result["per_call_us"]
+    print(f"per call over the {calls['states_measured']} states of one game (best of 5 passes):")
+    for name in ("legal_actions", "apply_action", "apply_legal", "clone"):
+        print(f"  {name:18}{calls[name]:>10.1f} µs")
+    return 0
+
+
+def _bench_progress(done: int, repeats: int, row: dict) -> None:
+    print(f"  repeat {done}/{repeats}: {row['games_per_s']:.2f} games/s", file=sys.stderr)
+
+
+# ----- setups -----
+
+def _setups_structure(args) -> int:
+    from core.games.imperial2030.structure import setup_structure, structure_lines
+
+    structure = setup_structure(args.name)
+    print(json.dumps(structure) if args.json else "\n".join(structure_lines(structure)))
+    return 0
+
+
+def _setups_search(args) -> int:
+    from core.games.imperial2030.fair_setups import check_save_name, check_search_bots, format_result, save_setup, search
+
+    check_search_bots(args.bots, args.players)  # every refusal before the first game
+    if args.finalists > args.candidates:
+        raise SetupError(f"--finalists: {args.finalists} is more than the {args.candidates} candidates")
+    if args.save is not None:
+        check_save_name(args.save)
+    result = search(args.players, args.bots, args.candidates, args.games, args.seed, args.validate,
+                    args.finalists, args.final_games, args.tune_handicap)
+    if args.save is not None:
+        save_setup(result, args.save)
+    print(json.dumps(result) if args.json else format_result(result))
+    return 0

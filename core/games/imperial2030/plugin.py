@@ -1,0 +1,20 @@
+"""Imperial 2030's entry in the registry of games (core/registry.py)."""
+
+from core.games.imperial2030.game import Imperial2030
+from core.plugin import GamePlugin
+
+_HERE = "core.games.imperial2030"
+
+PLUGIN = GamePlugin(
+    name="imperial2030",
+    title="Imperial 2030",
+    game=Imperial2030,
+    default_setup="standard",
+    bots={"heuristic": f"{_HERE}.heuristic:HeuristicBot"},
+    setups=f"{_HERE}.setups",
+    tables=f"{_HERE}.tables",
+    texts=f"{_HERE}.describe",
+    summary=f"{_HERE}.summary",
+    commands=f"{_HERE}.commands",
+    pages=f"{_HERE}.dashboard.pages",
+)

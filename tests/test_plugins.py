@@ -1,0 +1,188 @@
+"""Games as plug-ins (core/plugin.py, core/registry.py): the shared layer imports no game, the registry
+has one entry per game, the ``game`` key of documents, ``--game``, and a toy game (Nim) registered in a
+test and played through the shared driver, move logs and commands."""
+
+from __future__ import annotations
+
+import ast
+import graphlib
+import json
+from pathlib import Path
+
+import pytest
+
+from core import registry
+from core.bots import RandomBot, bot_classes, make_bot
+from core.cli import main
+from core.errors import SetupError
+from core.gamelog import replay_game, write_log
+from core.interface import make_game
+from core.play import play_game
+from core.plugin import PARTS
+from core.setups import list_setups, load_setup
+from tests.toy_games import NIM
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES_DIR = ROOT / "core" / "games"
+# The shared layer: every module of core/ outside core/games/ (interface, registry, driver, move logs,
+# bots, batch runs, run store, catalogue, ...) and of dashboard/ (router, frame, cache, generic colours
+# and charts, the runs' questions, the dashboard's own runs, the generic pages).
+SHARED = sorted([*(ROOT / "core").glob("*.py"), *(ROOT / "dashboard").rglob("*.py")])
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every module ``path`` imports, at the top or inside a function."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+@pytest.fixture
+def nim(monkeypatch):
+    monkeypatch.setitem(registry.GAMES, "nim", NIM)
+    return NIM
+
+
+# ----- the layout -----
+
+def test_the_shared_layer_imports_no_game():
+    names = {path.stem for path in SHARED}
+    assert {"interface", "registry", "plugin", "play", "gamelog", "bots", "mcts", "simulate", "runstore",
+            "catalog", "tables", "setups", "session", "cli", "app", "frame", "cache", "style", "charts", "pages",
+            "league"} <= names
+    for path in SHARED:
+        games = sorted(m for m in imported_modules(path) if m.startswith("core.games"))
+        assert not games, f"{path.relative_to(ROOT)} imports {games}"
+
+
+def test_the_imperial2030_package_has_no_import_circle():
+    package = GAMES_DIR / "imperial2030"
+    own = {f"core.games.imperial2030.{path.stem}" for path in package.glob("*.py")}
+    graph = {f"core.games.imperial2030.{path.stem}": imported_modules(path) & own for path in package.glob("*.py")}
+    graphlib.TopologicalSorter(graph).prepare()  # raises CycleError on a circle
+
+
+def test_the_router_lists_the_games_pages_then_the_generic_ones():
+    from dashboard.pages import GENERIC, all_pages, page_path
+
+    listed = all_pages()
+    imperial = registry.plugin("imperial2030").part("pages").PAGES
+    assert listed == [*imperial, *GENERIC] and listed[0].path.name == "explorer.py"  # the explorer is at /
+    assert page_path("league.py").parent == ROOT / "dashboard" / "views"
+    assert page_path("power.py").parent == GAMES_DIR / "imperial2030" / "dashboard" / "views"
+
+
+def test_a_game_without_pages_adds_none(nim):
+    from dashboard.pages import all_pages
+
+    assert [page.path.name for page in all_pages()][-1] == "league.py" and nim.pages is None
+
+
+# ----- the registry -----
+
+def test_one_entry_per_game_each_naming_its_game():
+    assert len(registry.PLUGINS) == len(registry.GAMES) == len(set(registry.PLUGINS))
+    for name, plugin in registry.GAMES.items():
+        assert plugin.name == name and make_game({"game": name}).name == name
+        assert plugin.default_setup in list(s["name"] for s in list_setups(game=name))
+    assert registry.DEFAULT_GAME == "imperial2030"
+
+
+def test_every_part_imperial2030_declares_loads():
+    imperial = registry.plugin("imperial2030")
+    for part in PARTS:
+        if getattr(imperial, part) is not None:
+            assert imperial.part(part) is not None, part
+    assert set(imperial.bots) == {"heuristic"} and imperial.bot_class("heuristic").name == "heuristic"
+    with pytest.raises(KeyError, match="no plug-in part 'boards'"):
+        imperial.part("boards")
+
+
+def test_an_unknown_game_is_refused_with_the_known_ones(nim, capsys):
+    for refuse in (lambda: make_game({"game": "chess"}), lambda: registry.plugin("chess"),
+                   lambda: make_bot("random", 1, game="chess"), lambda: load_setup("standard", game="chess")):
+        with pytest.raises(SetupError, match=r"unknown game 'chess' \(known: imperial2030, nim\)"):
+            refuse()
+    assert main(["play", "--game", "chess"]) == 2
+    assert "unknown game 'chess' (known: imperial2030, nim)" in capsys.readouterr().err
+
+
+def test_a_document_without_game_is_imperial2030(tmp_path):
+    assert make_game({}).name == make_game({"players": 3}).name == "imperial2030"
+    assert registry.game_of({}) == registry.game_of({"players": 4}) == "imperial2030"
+    played = play_game({"players": 2}, [make_bot("random", p) for p in range(2)], 5)
+    log = tmp_path / "g.jsonl"
+    write_log(log, played, seed=5)
+    header, *moves = log.read_text().splitlines()
+    bare = {key: value for key, value in json.loads(header).items() if key != "game"}
+    bare["config"] = {key: value for key, value in bare["config"].items() if key != "game"}
+    log.write_text("\n".join([json.dumps(bare), *moves]) + "\n")
+    assert replay_game(log).state.to_json() == played.state.to_json()
+    setup = tmp_path / "mine.json"
+    setup.write_text(json.dumps({"description": "no game key",
+                                 "players": [{"cash": 2, "bonds": ["RU 4"]}, {"cash": 2, "bonds": ["CN 4"]}]}))
+    assert load_setup(str(setup))["game"] == "imperial2030"
+
+
+def test_a_documents_own_game_key_wins(nim, tmp_path):
+    setup = tmp_path / "nim.json"
+    setup.write_text(json.dumps({"game": "nim", "heap": 5}))
+    assert load_setup(str(setup), game="imperial2030")["game"] == "nim"
+    played = play_game({"game": "nim", "heap": 5}, [RandomBot(1), RandomBot(2)], 1)
+    log = tmp_path / "nim.jsonl"
+    write_log(log, played)
+    assert json.loads(log.read_text().splitlines()[0])["game"] == "nim"  # the log says which game it is
+    assert replay_game(log).state.to_json() == played.state.to_json()
+    setup_file = tmp_path / "imperial.json"
+    setup_file.write_text(json.dumps({"game": "nim", "description": "x", "players": []}))
+    with pytest.raises(SetupError, match="a setup file of game 'nim', not of Imperial 2030"):
+        registry.plugin("imperial2030").part("setups").read_setup_file(setup_file)
+
+
+# ----- a toy game as a plug-in -----
+
+def test_nim_plays_through_the_shared_driver_and_bots(nim):
+    assert set(bot_classes("nim")) == {"random", "mcts"}  # no heuristic: that bot is Imperial 2030's
+    with pytest.raises(SetupError, match="unknown bot 'heuristic'"):
+        make_bot("heuristic", 1, game="nim")
+    bots = [make_bot("random", 1, "nim"), make_bot("mcts:playouts=20", 2, "nim")]
+    played = play_game({"game": "nim", "heap": 11}, bots, 3)
+    assert played.state.is_terminal() and len(played.state.winners()) == 1
+    assert played.config == {"game": "nim", "heap": 11}
+    assert list_setups(game="nim") == [{"name": "default", "players": None, "description": "the Nim default"}]
+
+
+def test_imperial_play_takes_the_game(nim, capsys, tmp_path):
+    log = tmp_path / "nim.jsonl"
+    assert main(["play", "--game", "nim", "--seed", "4", "--log", str(log), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["config"] == {"game": "nim", "heap": 9} and summary["finished"]
+    assert len(summary["winners"]) == 1 and sorted(summary["scores"]) == [0, 1]
+    assert main(["replay", str(log), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["winners"] == summary["winners"]
+    assert main(["play", "--game", "nim", "--seed", "4"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("Nim: 2 players, default setup, seed 4, bots random,random") and "Decisions:" in text
+    assert main(["setups", "--game", "nim"]) == 0 and "default" in capsys.readouterr().out
+    for argv in (["setups", "--game", "nim", "show", "default"], ["setups", "show", "default", "--game", "nim"]):
+        assert main(argv) == 0 and json.loads(capsys.readouterr().out)["description"] == "the Nim default"
+
+
+def test_imperial_play_defaults_to_imperial2030(capsys):
+    assert main(["play", "--seed", "7", "--players", "2", "--json"]) == 0
+    default = json.loads(capsys.readouterr().out)
+    assert main(["play", "--game", "imperial2030", "--seed", "7", "--players", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == default
+    assert default["config"]["setup"] == "standard" and {"winners", "scores", "power_points"} <= set(default)
+
+
+def test_a_game_without_tables_is_refused_by_simulate_before_anything_is_written(nim, tmp_path, capsys):
+    out = tmp_path / "runs" / "nim"
+    assert main(["simulate", "--game", "nim", "--games", "2", "--workers", "1", "--out", str(out),
+                 "--catalog", str(tmp_path / "lab.duckdb")]) == 2
+    assert "Nim records no tables yet (games with tables: imperial2030)" in capsys.readouterr().err
