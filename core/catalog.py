@@ -297,4 +297,4 @@ def _sql_type(dtype: str) -> str:
         return _sql_type(dtype[5:-1]) + "[]"
     if dtype.lower().startswith("int"):
         return INT_TYPES[dtype[3:]]
-    return {"bool": "BOOLEAN", "float64": "DOUBLE"}.get(dtype, "VARCHAR")
+    return {"bool": "BOOLEAN", "boolean": "BOOLEAN", "float64": "DOUBLE"}.get(dtype, "VARCHAR")

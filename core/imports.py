@@ -125,8 +125,8 @@ def _record(path: Path, run: str, game: str, game_id: int) -> dict:
 
 
 def setup_name(config: dict) -> str:
-    """The name a recorded game's setup goes by in the tables."""
-    setup = config.get("setup", "standard")
+    """The name a recorded game's setup goes by in the tables (a config without one: its game's default)."""
+    setup = config.get("setup", plugin(game_of(config)).default_setup)
     if setup == "custom":
         # A named setup of core.setups carries its name in the config's free label.
         setup = config.get("name") or "custom"

@@ -10,7 +10,7 @@ A part is a module with the functions the shared module that uses it names:
 | part | used by | provides |
 |---|---|---|
 | ``setups`` | ``core.setups`` | ``list_setups``, ``setup_names``, ``show_setup``, ``load_setup``, ``play_config`` |
-| ``tables`` | ``core.tables``, ``core.catalog`` | ``TABLES``, ``TABLE_ROWS``, ``CLOSED``, ``INTRO``, ``GameRecorder`` |
+| ``tables`` | ``core.tables``, ``core.catalog`` | ``TABLES`` (the first: one row per game, with ``status``), ``TABLE_ROWS``, ``CLOSED``, ``INTRO``, ``GameRecorder`` |
 | ``texts`` | ``core.session`` | the words of decisions, actions and events for people |
 | ``summary`` | ``imperial play``/``replay`` | ``summary(played)`` (extra keys) and ``summary_rows(summary)`` |
 | ``commands`` | ``core.cli`` | ``add_commands(setups_sub)``: subcommands of ``imperial setups`` |

@@ -22,6 +22,7 @@ import pyarrow.parquet as pq
 
 from core.errors import ImperialError
 from core.jsonio import clip, read_json_file
+from core.registry import game_of
 
 RUN_FILE = "run.json"
 DONE_DIR = "_done"
@@ -155,6 +156,16 @@ def is_rotated(folder) -> bool:
     except (RunError, OSError):
         return False
     return bool(params and params.get("rotate"))
+
+
+def run_game(folder) -> str:
+    """The game of the run in ``folder`` (its run.json's ``game``; the default game without one). A
+    run.json that is missing or unreadable counts as the default game, as in ``is_rotated``."""
+    try:
+        params = read_run(Path(folder))
+    except (RunError, OSError):
+        params = None
+    return game_of(params or {})
 
 
 def read_run(folder: Path) -> dict | None:

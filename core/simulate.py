@@ -32,7 +32,7 @@ from core.jsonio import clip
 from core.registry import game_of
 from core.runstore import RunError
 from core.setups import load_setup
-from core.tables import frames, merge_rows, record_game
+from core.tables import frames, games_table, merge_rows, record_game
 
 DEFAULT_CHUNK_SIZE = 200  # the largest automatic chunk (chunk_size=None), and the CLI's default today
 STOP_POLL = 0.2  # seconds: how soon the thread feeding the local cluster sees a Ctrl-C of the main thread
@@ -229,7 +229,7 @@ def run_chunk(task: dict, after_game=None) -> dict:
         if after_game is not None:
             after_game()
     tables = frames(merge_rows(games, game), game)
-    marker = {"first": task["first"], "count": task["count"], "failed": _failed(tables["games"]),
+    marker = {"first": task["first"], "count": task["count"], "failed": _failed(tables[games_table(game)]),
               "rows": {name: len(df) for name, df in tables.items()}}
     runstore.write_chunk(Path(task["out"]), task["chunk"], tables, marker)
     return marker

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from core.errors import SetupError
 from core.gamelog import replay_game
 from core.play import play_game
-from core.registry import GAMES, game_of, plugin
+from core.registry import DEFAULT_GAME, GAMES, game_of, plugin
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -33,6 +33,12 @@ def tables_of(game: str | None = None) -> ModuleType:
         raise SetupError(f"{owner.title} records no tables yet (games with tables: "
                          f"{', '.join(name for name, p in sorted(GAMES.items()) if p.tables) or 'none'})")
     return schema
+
+
+def games_table(game: str | None = None) -> str:
+    """The name of ``game``'s table of games: the first of its TABLES (one row per game, with a
+    ``status`` column: Imperial 2030's ``games``, Imperia's ``im_games``)."""
+    return next(iter(tables_of(game).TABLES))
 
 
 def all_tables() -> dict[str, list[tuple[str, str, str]]]:
@@ -137,10 +143,12 @@ def _column(name: str, dtype: str, values: list, closed: dict):
 # ----- docs/data-dictionary.md -----
 
 def data_dictionary(game: str | None = None) -> str:
-    """The data dictionary of ``game`` (Imperial 2030's is docs/data-dictionary.md), generated from its
-    TABLES so that the two cannot drift."""
-    schema = tables_of(game)
-    parts = ["## Data dictionary\n"] + [_wrap(text) + "\n" for text in schema.INTRO]
+    """The data dictionary of ``game``, generated from its TABLES so that the two cannot drift: the
+    section ``## Data dictionary`` of docs/data-dictionary.md for Imperial 2030, ``## Data dictionary:
+    TITLE`` for another game (``data_dictionaries`` gives the whole file)."""
+    schema, owner = tables_of(game), plugin(game)
+    title = "" if owner.name == DEFAULT_GAME else f": {owner.title}"
+    parts = [f"## Data dictionary{title}\n"] + [_wrap(text) + "\n" for text in schema.INTRO]
     for name, columns in schema.TABLES.items():
         rows = "".join(f"| `{col}` | `{dtype}` | {meaning} |\n" for col, dtype, meaning in columns)
         what = schema.TABLE_ROWS[name]
@@ -151,3 +159,14 @@ def data_dictionary(game: str | None = None) -> str:
 
 def _wrap(text: str) -> str:
     return textwrap.fill(text, width=100, break_long_words=False, break_on_hyphens=False)
+
+
+def data_dictionaries() -> str:
+    """docs/data-dictionary.md: the data dictionary of every game with tables, the default game first.
+    Regenerate the file with ``.venv/bin/python -m core.tables > docs/data-dictionary.md``."""
+    games = sorted((name for name, owner in GAMES.items() if owner.tables), key=lambda name: name != DEFAULT_GAME)
+    return "\n".join(data_dictionary(name) for name in games)
+
+
+if __name__ == "__main__":
+    print(data_dictionaries(), end="")

@@ -1,5 +1,5 @@
 """The dashboard's entry point: the page router and the frame every page shares (STYLE (e)1). The
-navigation is every registered game's pages, then the generic ones (dashboard/pages.py).
+navigation has a section per registered game with pages, then the generic ones (dashboard/pages.py).
 
     imperial dashboard            (or: streamlit run dashboard/app.py)
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import frame
-from dashboard.pages import Page, all_pages
+from dashboard.pages import Page, all_pages, sections
 
 
 def run() -> None:
@@ -21,10 +21,11 @@ def run() -> None:
     # line and its board fit a laptop's screen together.
     st.html("<style>[data-testid='stMainBlockContainer']{padding-top:2.5rem}</style>")
     catalog = frame.catalog_path()
-    listed = all_pages()
-    pages = [st_page(page) for page in listed]
-    chosen = st.navigation(pages)  # before the dataset of a first start: the pages are listed at once
-    if next(page for page, st_page in zip(listed, pages) if st_page == chosen).reads_runs:
+    navigation = {title: [(page, st_page(page)) for page in pages] for title, pages in sections().items()}
+    listed = [pair for pairs in navigation.values() for pair in pairs]
+    # Before the dataset of a first start: the pages are listed at once.
+    chosen = st.navigation({title: [shown for _, shown in pairs] for title, pairs in navigation.items()})
+    if next(page for page, shown in listed if shown == chosen).reads_runs:
         frame.ensure_dataset(catalog)
     frame.run_picker(catalog)
     chosen.run()

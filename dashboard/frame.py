@@ -19,6 +19,7 @@ import streamlit as st
 from core.bots import lineup_text
 from core.catalog import default_catalog
 from core.errors import ImperialError
+from core.registry import plugin
 from dashboard import cache, simulations
 
 RUN_KEY = "run"
@@ -98,7 +99,9 @@ def run_picker(catalog: Path) -> None:
                                 help="the batch of games the pages show (imperial simulate / import)")
     row = runs.loc[name]
     bots = lineup_text(row["bots"], row["rotate"])  # a league: its entrants, not the first game's seats
-    st.sidebar.caption(f"{row['games']} games · setup {row['setup'] or 'mixed'} · bots {bots} · {row['status']}")
+    setup = row["setup"] if isinstance(row["setup"], str) else "mixed"  # an import has none (null, read as NaN)
+    st.sidebar.caption(f"{plugin(row['game']).title} · {row['games']} games · setup {setup} · bots {bots} · "
+                       f"{row['status']}")
     st.sidebar.caption(f"Catalogue: `{catalog}`")
 
 

@@ -1,5 +1,6 @@
 """The dashboard's pages: each registered game's (its plug-in's ``pages`` part, a module with
-``PAGES``), then the generic ones, which read the runs of any game. No Streamlit here: the router
+``PAGES``), then the generic ones, which read the runs of any game. The navigation has a section per
+game (its title) and one for the generic pages (``sections``). No Streamlit here: the router
 (dashboard/app.py) makes them ``st.Page``s, and tests find a page's script with ``page_path``."""
 
 from __future__ import annotations
@@ -7,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.registry import GAMES
+from core.registry import DEFAULT_GAME, GAMES
 
 # Not "pages/": Streamlit would take that folder for an old-style multipage app and serve its
 # files without this frame when a page link is the first request after the server starts.
@@ -27,19 +28,30 @@ class Page:
 
 
 GENERIC = (Page(VIEWS / "league.py", "League", ":material/leaderboard:"),)
+GENERIC_SECTION = "Lab"  # the navigation's section of the generic pages
 
 
-def all_pages() -> list[Page]:
-    """The navigation: every game's pages in the order of the registry, then the generic ones."""
-    found = []
-    for owner in GAMES.values():
-        module = owner.part("pages")
-        if module is not None:
-            found += module.PAGES
-    return found + list(GENERIC)
+def game_pages(game: str) -> list[Page]:
+    """The pages of game ``game`` (its plug-in's ``PAGES``), none for a game without them."""
+    module = GAMES[game].part("pages")
+    return [] if module is None else list(module.PAGES)
+
+
+def sections() -> dict[str, list[Page]]:
+    """The navigation: a section per game with pages (titled like the game), in the order of the
+    registry, then the generic pages. Page scripts have distinct names: a page's URL is its name."""
+    found = {GAMES[game].title: pages for game in GAMES if (pages := game_pages(game))}
+    return {**found, GENERIC_SECTION: list(GENERIC)}
+
+
+def all_pages(game: str = DEFAULT_GAME) -> list[Page]:
+    """One game's pages, then the generic ones: that game's part of the navigation (the default
+    game's first page is the app's first page, at its root URL)."""
+    return game_pages(game) + list(GENERIC)
 
 
 def page_path(file: str) -> Path:
-    """The script of the page whose file is named ``file`` (``"power.py"``); KeyError if none is."""
-    paths = {page.path.name: page.path for page in all_pages()}
+    """The script of the page whose file is named ``file`` (``"power.py"``), of any section; KeyError
+    if none is."""
+    paths = {page.path.name: page.path for pages in sections().values() for page in pages}
     return paths[file]

@@ -49,13 +49,16 @@ def runs_filter(runs, column: str = "run") -> tuple[str, list]:
 
 def runs(catalog) -> pd.DataFrame:
     """The catalogue's runs, newest first: name, setup, players, bots, games, status, created, chunks,
-    path, and ``rotate``: whether the run turns its line-up by one seat per game (a league).
+    path, ``rotate``: whether the run turns its line-up by one seat per game (a league), and ``game``:
+    the game its games are of (``imperial2030``, ``imperia``, ...), so that a game's pages pick its runs.
 
-    ``rotate`` comes from each run's run.json, since the catalogue's runs table does not hold it; a
-    run.json that is missing or unreadable counts as not rotated (the sidebar must not fail on it)."""
+    ``rotate`` and ``game`` come from each run's run.json, since the catalogue's runs table does not
+    hold them; a run.json that is missing or unreadable counts as not rotated and of the default game
+    (the sidebar must not fail on it)."""
     table = fetch(catalog, "SELECT name, setup, players, bots, games, status, created, chunks, path FROM runs "
                            "ORDER BY created DESC, name")
     table["rotate"] = [runstore.is_rotated(path) for path in table["path"]]
+    table["game"] = [runstore.run_game(path) for path in table["path"]]
     return table
 
 

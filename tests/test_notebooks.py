@@ -36,3 +36,12 @@ def test_compare_notebook_runs(lab, monkeypatch):
     assert len(figures) == 6  # win rates by seat and by starting government, four distributions
     assert "tests at alpha = 0.05, Holm-adjusted" in text
     assert all(run in plain for run in lab.runs)
+
+
+def test_imperia_notebook_runs(lab, monkeypatch, tmp_path):
+    """The lab has no Imperia run: the notebook plays its own (random and heuristic bots) in a temporary folder."""
+    monkeypatch.setenv("TMPDIR", str(tmp_path))  # the kernel's temporary folder: the test's own
+    figures, text, _, _ = run_notebook("03_imperia.ipynb", lab, monkeypatch)
+    assert len(figures) == 3  # the score over the game, the final board, win rates by seat
+    assert "no Imperia run in the catalogue" in text and "the final board (ply" in text
+    assert text.count("95% Wilson") == 6 and text.count("chi-square 2 df") == 2  # 3 seats × 2 line-ups

@@ -106,10 +106,10 @@ def test_every_part_imperial2030_declares_loads():
 def test_an_unknown_game_is_refused_with_the_known_ones(nim, capsys):
     for refuse in (lambda: make_game({"game": "chess"}), lambda: registry.plugin("chess"),
                    lambda: make_bot("random", 1, game="chess"), lambda: load_setup("standard", game="chess")):
-        with pytest.raises(SetupError, match=r"unknown game 'chess' \(known: imperial2030, nim\)"):
+        with pytest.raises(SetupError, match=r"unknown game 'chess' \(known: imperia, imperial2030, nim\)"):
             refuse()
     assert main(["play", "--game", "chess"]) == 2
-    assert "unknown game 'chess' (known: imperial2030, nim)" in capsys.readouterr().err
+    assert "unknown game 'chess' (known: imperia, imperial2030, nim)" in capsys.readouterr().err
 
 
 def test_a_document_without_game_is_imperial2030(tmp_path):
@@ -185,4 +185,4 @@ def test_a_game_without_tables_is_refused_by_simulate_before_anything_is_written
     out = tmp_path / "runs" / "nim"
     assert main(["simulate", "--game", "nim", "--games", "2", "--workers", "1", "--out", str(out),
                  "--catalog", str(tmp_path / "lab.duckdb")]) == 2
-    assert "Nim records no tables yet (games with tables: imperial2030)" in capsys.readouterr().err
+    assert "Nim records no tables yet (games with tables: imperia, imperial2030)" in capsys.readouterr().err

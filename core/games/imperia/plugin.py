@@ -1,5 +1,5 @@
-"""Imperia's entry in the registry of games (core/registry.py): its rules and its heuristic bot; no
-tables, setups or pages yet."""
+"""Imperia's entry in the registry of games (core/registry.py): its rules, its heuristic bot and its
+tables (RULES.md §10)."""
 
 from core.games.imperia.game import Imperia
 from core.plugin import GamePlugin
@@ -10,4 +10,6 @@ PLUGIN = GamePlugin(
     game=Imperia,
     default_setup="default",
     bots={"heuristic": "core.games.imperia.heuristic:ImperiaHeuristicBot"},
+    tables="core.games.imperia.tables",
+    pages="core.games.imperia.dashboard.pages",
 )

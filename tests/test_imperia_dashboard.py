@@ -1,0 +1,215 @@
+"""Imperia's dashboard pages (core/games/imperia/dashboard/): the board's SVG at every step of random
+games (well-formed, every stack's top tile with its facing and height, every front cube, no peeking
+hiding what lies under the tops), every event in words with a section of the rules reference, and
+through Streamlit's AppTest the explorer stepping an uploaded log, the Play page played to the end
+against random bots, and the Rules page. AppTest drives ``dashboard.app.run`` and switches to the
+page before its first run, so no first-start dataset is played."""
+
+from __future__ import annotations
+
+import io
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.bots import make_bot
+from core.gamelog import write_log
+from core.games.imperia.dashboard.boardview import board_svg, tile_words
+from core.games.imperia.dashboard.explain import explain
+from core.games.imperia.dashboard.replay import replay_text
+from core.games.imperia.dashboard.rules_text import section, sections
+from core.play import play_game
+from dashboard.pages import page_path
+from dashboard.pages import sections as navigation
+from tests.lab_fixtures import APP_SECONDS
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def log_text(players: int, seed: int, bot: str = "random") -> str:
+    bots = [make_bot(bot, seed * 10 + p, game="imperia") for p in range(players)]
+    played = play_game({"game": "imperia", "players": players}, bots, seed=seed, record=True)
+    out = io.StringIO()
+    write_log(out, played, seed=seed, bots=[bot] * players)
+    return out.getvalue()
+
+
+GAMES = [(2, 1), (3, 2), (4, 3), (4, 4)]
+
+
+@pytest.fixture(scope="module")
+def replays():
+    return [replay_text(log_text(n, seed), f"game{n}-{seed}") for n, seed in GAMES]
+
+
+def by_class(root, name: str) -> list:
+    return [e for e in root.iter() if e.get("class") == name]
+
+
+# ----- the board -----
+
+def test_the_board_is_well_formed_and_draws_every_top_tile_facing_and_cube(replays):
+    for replay in replays:
+        assert replay.error is None and replay.snapshots[-1].terminal
+        for snapshot in replay.snapshots:
+            position = snapshot.position
+            root = ET.fromstring(board_svg(position))  # raises on a malformed document
+            assert len(by_class(root, "space")) == 64
+            tiles = {e.get("data-tile"): e for e in by_class(root, "tile")}
+            assert len(tiles) == len(position["stacks"])
+            for stack in position["stacks"]:
+                top = tiles[stack["tiles"][-1]]
+                assert top.get("data-height") == str(len(stack["tiles"]))
+                facing = stack["facings"][-1]
+                arrows = [e.get("data-facing") for e in top.iter(f"{SVG}polygon")]
+                assert arrows == ([] if facing is None else [facing])
+            cubes = {(e.get("data-seat")) for e in by_class(root, "cube")}
+            assert cubes == {str(p["seat"]) for p in position["players"] if p["cube"] is not None}
+            forts = by_class(root, "fortress")
+            assert len(forts) == sum(f is not None for f in position["fortresses"])
+        covered = [e for e in by_class(root, "space") if e.get("data-terrain") == "#"]
+        assert len(covered) == {2: 32, 3: 12, 4: 0}[replay.players]  # §2.4
+
+
+def test_no_peeking_shows_only_the_top_tiles(replays):
+    snapshot = replays[-1].snapshots[-1]
+    stack = next(s for s in snapshot.position["stacks"] if len(s["tiles"]) > 1)
+    r, c = stack["space"]
+
+    def title(no_peeking: bool) -> str:
+        root = ET.fromstring(board_svg(snapshot.position, no_peeking=no_peeking))
+        space = next(e for e in by_class(root, "space") if e.get("data-space") == f"{r},{c}")
+        return space.find(f"{SVG}title").text
+
+    below = tile_words(stack["tiles"][0], stack["facings"][0])
+    assert "bottom to top" in title(False) and f"1. {below}" in title(False)
+    hidden = title(True)
+    assert "bottom to top" not in hidden and f"stack of {len(stack['tiles'])}" in hidden
+    assert tile_words(stack["tiles"][-1], stack["facings"][-1]) in hidden
+    # The whole drawing names no tile but the tops.
+    svg = board_svg(snapshot.position, no_peeking=True)
+    tops = {s["tiles"][-1] for s in snapshot.position["stacks"]}
+    assert set(re.findall(r'data-tile="([^"]+)"', svg)) == tops
+
+
+def test_every_event_has_words_and_a_section_of_the_reference(replays):
+    kinds = set()
+    for replay in replays:
+        for snapshot in replay.snapshots:
+            for event in snapshot.events:
+                kinds.add(event["kind"])
+                words = explain(event, snapshot.position)
+                assert words and words != event["kind"]
+                assert section(event["rule"]) is not None, event["rule"]
+    assert {"start_seat", "board_placed", "fortress_placed", "drawn", "placed", "warlord", "game_ended"} <= kinds
+    assert {"§6.4", "§6.6", "§9", "§11 G21"} <= set(sections())
+
+
+def test_another_seats_draw_hides_the_tile():
+    event = {"kind": "drawn", "rule": "§6.5", "seat": 1, "tile": 4}
+    assert "infantry" in explain(event) and "hidden" in explain(event, viewer=0)
+    assert "infantry" in explain(event, viewer=1)
+
+
+def test_the_navigation_has_a_section_for_imperia():
+    sections_ = navigation()
+    assert list(sections_)[-1] == "Lab" and "Imperia" in sections_
+    names = [page.path.name for pages in sections_.values() for page in pages]
+    assert len(names) == len(set(names))  # a page's URL is its script's name
+    assert [p.path.name for p in sections_["Imperia"]] == ["imperia_explorer.py", "imperia_play.py", "imperia_rules.py"]
+
+
+# ----- the pages (AppTest) -----
+
+def _app():
+    from dashboard.app import run
+
+    run()
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(tmp_path / "lab.duckdb"))  # empty: upload only
+    return tmp_path
+
+
+def open_page(file: str, query: dict | None = None) -> AppTest:
+    at = AppTest.from_function(_app, default_timeout=APP_SECONDS)
+    at.query_params.update(query or {})
+    at.switch_page(str(page_path(file))).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def texts(elements) -> list[str]:
+    return [e.value for e in elements]
+
+
+def test_the_explorer_steps_an_uploaded_log(home):
+    text = log_text(4, 3)
+    last = len(text.splitlines()) - 1
+    at = open_page("imperia_explorer.py")
+    assert at.radio(key="imperia_source").value == "an uploaded move log"
+    at.file_uploader(key="imperia_upload").upload("game.jsonl", text.encode()).run()
+    assert not at.exception and texts(at.subheader) == ["Before the first action"]
+    at.button(key="imperia_next").click().run()
+    assert texts(at.subheader) == [f"Step 1 of {last} · Chance"]
+    step = "\n".join(texts(at.markdown))
+    assert "begins, the others follow clockwise" in step and "[§3.1 Who starts](/imperia_rules?section=3.1)" in step
+    for _ in range(2):
+        at.button(key="imperia_next").click().run()
+    assert texts(at.subheader)[0].startswith(f"Step 3 of {last} · Player ")
+    assert "§3.2 Building the battlefield" in "\n".join(texts(at.markdown))
+    at.button(key="imperia_back").click().run()
+    assert texts(at.subheader)[0].startswith(f"Step 2 of {last} · Player ")
+    at.button(key="imperia_last").click().run()
+    assert texts(at.subheader)[0].startswith(f"Step {last} of {last}")
+    assert "the game is over" in at.success[0].value
+    assert any("Final scores" in m and "§9 Scoring" in m for m in texts(at.markdown))
+    at.toggle(key="imperia_no_peeking").set_value(True).run()
+    board = next(m for m in texts(at.markdown) if "imperia-board" in m)
+    assert 'data-peeking="no"' in board and "bottom to top" not in board
+    at.button(key="imperia_first").click().run()
+    assert texts(at.subheader) == ["Before the first action"]
+
+
+def test_the_explorer_says_which_line_of_a_log_is_bad(home):
+    lines = log_text(2, 1).splitlines()
+    lines[5] = '{"player": 0, "action": "fortress 9,9"}'
+    at = open_page("imperia_explorer.py")
+    at.file_uploader(key="imperia_upload").upload("bad.jsonl", "\n".join(lines).encode()).run()
+    assert not at.exception and "line 6" in at.error[0].value and "not the one to decide" in at.error[0].value
+    at.button(key="imperia_last").click().run()
+    assert texts(at.subheader)[0].startswith("Step 4 of 4 · ")  # the four good actions
+
+
+def test_the_play_page_plays_a_two_player_game_to_the_end(home):
+    at = open_page("imperia_play.py")
+    at.selectbox(key="imperia_play_bots").set_value("random")
+    at.number_input(key="imperia_play_seed_input").set_value(11)
+    at.button(key="imperia_play_start").click().run()
+    assert not at.exception and texts(at.subheader) == ["Your turn, Player A (red)"]
+    seen = set()
+    for _ in range(40):  # each time the first legal action
+        if texts(at.subheader) == ["Game over"]:
+            break
+        hands = next(m for m in texts(at.markdown) if m.startswith("**Hands and piles**"))
+        if re.search(r"Player A \(red\) \(you\) \| \d× ", hands):  # the person's own tiles
+            seen.add("own types")
+        if "Player B (lemon yellow) | 3 tiles" in hands:  # the bot's: only a count (§7.2)
+            seen.add("other's count")
+        at.button(key="imperia_play_move").click().run()
+        assert not at.exception, at.exception
+    assert texts(at.subheader) == ["Game over"] and seen == {"own types", "other's count"}
+    assert "the game is over" in (at.success or at.info)[0].value
+    assert any(m.startswith("**Final scores**") for m in texts(at.markdown))
+
+
+def test_the_rules_page_renders_and_opens_an_asked_section(home):
+    at = open_page("imperia_rules.py")
+    assert texts(at.title) == ["Rules of Imperia"]
+    assert [e.label for e in at.expander][:3] == ["§1 What is in the box", "§2 The board", "§3 Setting up"]
+    at = open_page("imperia_rules.py", {"section": "6.6"})
+    assert at.markdown and any(m.startswith("## §6.6 A general's orders") for m in texts(at.markdown))
