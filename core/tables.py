@@ -10,6 +10,7 @@ only record never load it.
 
 from __future__ import annotations
 
+import io
 import textwrap
 import traceback
 from itertools import chain
@@ -17,8 +18,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from core.errors import SetupError
-from core.gamelog import replay_game
-from core.play import play_game
+from core.gamelog import replay_game, write_log
+from core.play import PlayedGame, play_game
 from core.registry import DEFAULT_GAME, GAMES, game_of, plugin
 
 if TYPE_CHECKING:
@@ -53,6 +54,29 @@ def all_tables() -> dict[str, list[tuple[str, str, str]]]:
 
 
 # ----- recording whole games -----
+
+class Recorder:
+    """What every game's ``GameRecorder`` shares: the game's key and the caller's labels, the rows
+    per table of its ``TABLES``, and the move log of the actions it has seen (for a failed game, the
+    actions before its error)."""
+
+    TABLES: dict = {}
+
+    def __init__(self, run: str, game_id: int, seed: int | None, setup: str, bots: list[str]):
+        self.run, self.game_id, self.seed, self.setup, self.bots = run, game_id, seed, setup, list(bots)
+        self.rows: dict[str, list[tuple]] = {name: [] for name in self.TABLES}
+        self.state = None  # the live state, kept so that ``fail`` can write its move log
+        self.actions: list[tuple] = []  # (player, action), in order
+        self._key = (run, game_id)
+
+    def _log(self) -> str | None:
+        if self.state is None:
+            return None
+        out = io.StringIO()
+        write_log(out, PlayedGame(self.state.game.config, self.state, self.actions), seed=self.seed,
+                  bots=self.bots or None)
+        return out.getvalue()
+
 
 def record_game(config: dict, bots: list, bot_names: list[str], seed: int, run: str, game_id: int,
                 setup: str) -> dict[str, list[tuple]]:

@@ -14,9 +14,7 @@ Spaces are ints ``row * 8 + col`` (0 = 0,0 in the north-west, 63 = 7,7), as in t
 
 from __future__ import annotations
 
-import io
 
-from core.gamelog import write_log
 from core.games.imperia.actions import (BOARD, DRAW, FORTRESS, MOBILISE, PLACE, RANDOM_BOARD, RETIRE, START,
                                         SWAP_ENEMY, SWAP_OWN, WARLORD, action_text)
 from core.games.imperia.board import (CASTLE_MASK, DIRECTIONS, INDEX_RANK, INDEX_TYPE, KIND_NAMES, QUADRANTS,
@@ -25,7 +23,7 @@ from core.games.imperia.rules import components
 from core.games.imperia.scoring import space_points, tallies
 from core.games.imperia.state import P_TURN, PHASES
 from core.interface import CHANCE
-from core.play import PlayedGame
+from core.tables import Recorder
 
 STATUSES = ("finished", "unfinished", "failed")
 KINDS = ("start", "random_board", "board", "fortress", "draw", "place", "warlord", "mobilise", "swap_own",
@@ -170,7 +168,7 @@ def _kind_of(tile: int) -> int:
     return 3 if (tile & 15) == WARLORD_INDEX else TYPE_KIND[INDEX_TYPE[tile & 15]]
 
 
-class GameRecorder:
+class GameRecorder(Recorder):
     """Collects the rows of one game from its actions and states.
 
     ``begin`` with the initial state (``play_game``'s ``on_start``), ``step`` after every action
@@ -178,12 +176,10 @@ class GameRecorder:
     ``TABLES[table]``.
     """
 
+    TABLES = TABLES
+
     def __init__(self, run: str, game_id: int, seed: int | None, setup: str, bots: list[str]):
-        self.run, self.game_id, self.seed, self.setup, self.bots = run, game_id, seed, setup, list(bots)
-        self.rows: dict[str, list[tuple]] = {name: [] for name in TABLES}
-        self.state = None  # the live state, kept so that ``fail`` can write its move log
-        self.actions: list[tuple] = []
-        self._key = (run, game_id)
+        super().__init__(run, game_id, seed, setup, bots)
         self._turn = self._decisions = 0
         self._phase = 0
         self._cube: list[int] = []
@@ -328,13 +324,6 @@ class GameRecorder:
             tuple(st.fortress) if st is not None else (), tuple(self._fortress_order),
             st.ply if st is not None else 0, self._turn, self._decisions, *figures, status, error, self._log()))
 
-    def _log(self) -> str | None:
-        if self.state is None:
-            return None
-        out = io.StringIO()
-        write_log(out, PlayedGame(self.state.game.config, self.state, self.actions), seed=self.seed,
-                  bots=self.bots or None)
-        return out.getvalue()
 
 
 def _event(state, kind: str) -> dict:

@@ -12,14 +12,12 @@ holds the closing figures of the turn; the recorder checks this instead of trust
 
 from __future__ import annotations
 
-import io
 import json
 
-from core.gamelog import write_log
 from core.games.imperial2030.board import NATIONS, SPACES
 from core.games.imperial2030.scoring import scores
 from core.interface import CHANCE
-from core.play import PlayedGame
+from core.tables import Recorder
 
 STATUSES = ("finished", "unfinished", "failed")
 CAUSES = ("setup", "investor")
@@ -151,7 +149,7 @@ def _data_json(kind: str, data: dict) -> str:
         return text
 
 
-class GameRecorder:
+class GameRecorder(Recorder):
     """Collects the rows of one game from the engine's events and state.
 
     ``begin`` with the initial state (``play_game``'s ``on_start``), ``step`` after every action
@@ -159,12 +157,10 @@ class GameRecorder:
     ``TABLES[table]``.
     """
 
+    TABLES = TABLES
+
     def __init__(self, run: str, game_id: int, seed: int | None, setup: str, bots: list[str]):
-        self.run, self.game_id, self.seed, self.setup, self.bots = run, game_id, seed, setup, list(bots)
-        self.rows: dict[str, list[tuple]] = {name: [] for name in TABLES}
-        self.state = None  # the live state, kept so that ``fail`` can write its move log
-        self.actions: list[tuple] = []  # (player, action): the move log of a failed game
-        self._key = (run, game_id)
+        super().__init__(run, game_id, seed, setup, bots)
         self._step = self._decisions = 0
         self._turn = self._round = 0
         self._nation = self._gov = -1
@@ -284,13 +280,6 @@ class GameRecorder:
         self.rows["games"].append((*self._key, self.seed, self.setup, players, ",".join(self.bots) or None,
                                    self._round, self._turn, self._decisions, *figures, status, error, log))
 
-    def _log(self) -> str | None:
-        if self.state is None:
-            return None
-        out = io.StringIO()
-        played = PlayedGame(self.state.game.config, self.state, self.actions)
-        write_log(out, played, seed=self.seed, bots=self.bots or None)
-        return out.getvalue()
 
 
 _HANDLERS = {"rondel": GameRecorder._on_rondel, "veto": GameRecorder._on_veto,
