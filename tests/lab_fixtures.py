@@ -4,13 +4,16 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from core import runstore
 from core.league import chunk_size, league_name
 from core.simulate import simulate
+from core.tables import record_game
 
 APP_SECONDS = 180  # the bound of one AppTest run of a page: generous for a busy machine; a hung page still fails
 
@@ -72,3 +75,18 @@ def spy_progress(monkeypatch, module, name: str) -> list:
 
     monkeypatch.setattr(module, name, spy)
     return progress
+
+
+def record_after_a_worker_chunk(folder: Path, here: list):
+    """A stand-in for core.simulate's ``record_game`` (monkeypatched in this process only: a Dask
+    worker imports core.simulate afresh) whose first game waits until a worker has finished a chunk
+    of the run in ``folder``, so that both sides play chunks however long the cluster takes to start
+    (bounded at 120 s: then it plays on). ``here`` collects the game ids this process played."""
+    def record(*args):
+        here.append(args[5])  # game_id
+        deadline = time.monotonic() + 120
+        while len(here) == 1 and time.monotonic() < deadline and \
+                not any(marker["first"] not in here for marker in runstore.markers(folder).values()):
+            time.sleep(0.05)
+        return record_game(*args)
+    return record

@@ -29,6 +29,7 @@ from core.interface import CHANCE, make_game
 from core.play import play_game
 from core.simulate import simulate
 from core.tables import data_dictionary, frames, merge_rows, record_game
+from tests.lab_fixtures import record_after_a_worker_chunk
 
 ROOT = Path(__file__).resolve().parents[1]
 # name: (config, bots, seed)
@@ -207,16 +208,7 @@ def test_a_run_on_two_workers_is_registered_and_queryable(reference, tmp_path, m
     """This process and one Dask worker both play chunks: this process's first game waits until the
     worker has finished one (as in tests/test_simulate.py), however long the cluster takes to start."""
     folder, catalog, here = tmp_path / "batch", tmp_path / "lab.duckdb", []
-
-    def record_game_after_the_worker(*args):
-        here.append(args[5])  # game_id
-        deadline = time.monotonic() + 120
-        while len(here) == 1 and time.monotonic() < deadline and \
-                not any(marker["first"] not in here for marker in runstore.markers(folder).values()):
-            time.sleep(0.05)
-        return record_game(*args)
-
-    monkeypatch.setattr(simulate_module, "record_game", record_game_after_the_worker)
+    monkeypatch.setattr(simulate_module, "record_game", record_after_a_worker_chunk(folder, here))
     result = simulate(folder, **RUN, workers=2, catalog=catalog, progress=False)
     assert result["rows"]["im_games"] == 6 and result["rows"]["im_space_final"] == 6 * 64
     assert 0 < len(here) < RUN["games"], here  # chunks on both sides

@@ -28,7 +28,7 @@ from core.gamelog import replay
 from core.games.imperial2030.tables import TABLES
 from core.runstore import RunError
 from core.simulate import DEFAULT_CHUNK_SIZE, auto_chunk_size, game_seed, simulate
-from core.tables import record_game
+from tests.lab_fixtures import record_after_a_worker_chunk
 
 # The reference run: 24 four-player games in 8 chunks of 3, played in this process.
 RUN = dict(games=24, players=4, setup="standard", bots=["random"] * 4, seed=5, chunk_size=3)
@@ -123,16 +123,7 @@ def test_a_local_dask_cluster_gives_the_same_tables(reference, tmp_path, monkeyp
     process's first game waits here (the worker imports core.simulate afresh, unpatched) until the
     worker has finished a chunk, so that both play chunks however long the cluster takes to start."""
     folder, here = tmp_path / "batch", []
-
-    def record_game_after_the_worker(*args):
-        here.append(args[5])  # game_id
-        deadline = time.monotonic() + 120
-        while len(here) == 1 and time.monotonic() < deadline and \
-                not any(marker["first"] not in here for marker in runstore.markers(folder).values()):
-            time.sleep(0.05)
-        return record_game(*args)
-
-    monkeypatch.setattr(simulate_module, "record_game", record_game_after_the_worker)
+    monkeypatch.setattr(simulate_module, "record_game", record_after_a_worker_chunk(folder, here))
     result = simulate(folder, **RUN, workers=2, progress=False)
     assert result["played_chunks"] == CHUNKS
     assert_same_tables(folder, reference)
