@@ -118,7 +118,8 @@ def test_the_navigation_has_a_section_for_imperia():
     assert list(sections_)[-1] == "Lab" and "Imperia" in sections_
     names = [page.path.name for pages in sections_.values() for page in pages]
     assert len(names) == len(set(names))  # a page's URL is its script's name
-    assert [p.path.name for p in sections_["Imperia"]] == ["imperia_explorer.py", "imperia_play.py", "imperia_rules.py"]
+    assert [p.path.name for p in sections_["Imperia"]] == ["imperia_explorer.py", "imperia_play.py", "imperia_rules.py",
+                                                           "imperia_runs.py"]
 
 
 # ----- the pages (AppTest) -----
