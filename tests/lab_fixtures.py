@@ -4,6 +4,9 @@
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,3 +93,16 @@ def record_after_a_worker_chunk(folder: Path, here: list):
             time.sleep(0.05)
         return record_game(*args)
     return record
+
+
+def kill_during(argv: list[str], folder: Path, chunks: int = 2) -> dict:
+    """Run ``imperial ARGV`` (a simulate into ``folder``) as its own process and SIGKILL it once it has
+    written ``chunks`` chunk markers (or ended, or 60 s passed); the markers it left."""
+    code = "import sys; from core.cli import main; sys.exit(main(sys.argv[1:]))"
+    proc = subprocess.Popen([sys.executable, "-c", code, *argv], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while len(runstore.markers(folder)) < chunks and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    return runstore.markers(folder)

@@ -5,10 +5,6 @@ recorded log imported into the same rows."""
 from __future__ import annotations
 
 import re
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pyarrow as pa
@@ -29,7 +25,7 @@ from core.interface import CHANCE, make_game
 from core.play import play_game
 from core.simulate import simulate
 from core.tables import data_dictionary, frames, merge_rows, record_game
-from tests.lab_fixtures import record_after_a_worker_chunk
+from tests.lab_fixtures import kill_during, record_after_a_worker_chunk
 
 ROOT = Path(__file__).resolve().parents[1]
 # name: (config, bots, seed)
@@ -233,14 +229,7 @@ def test_resume_after_the_process_is_killed(tmp_path):
     folder, catalog = tmp_path / "batch", tmp_path / "lab.duckdb"
     argv = ["simulate", "--game", "imperia", "--players", "3", "--games", "12", "--chunk-size", "1", "--bots",
             "heuristic", "--workers", "1", "--out", str(folder), "--catalog", str(catalog)]
-    code = "import sys; from core.cli import main; sys.exit(main(sys.argv[1:]))"
-    proc = subprocess.Popen([sys.executable, "-c", code, *argv], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while len(runstore.markers(folder)) < 2 and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.01)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    kept = runstore.markers(folder)
+    kept = kill_during(argv, folder)
     assert 2 <= len(kept) < 12, "the run was not interrupted"
     times = {path: path.stat().st_mtime_ns for c in kept for path in folder.rglob(f"chunk-{c:05d}*")}
     assert main(argv) == 0

@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -28,7 +25,7 @@ from core.gamelog import replay
 from core.games.imperial2030.tables import TABLES
 from core.runstore import RunError
 from core.simulate import DEFAULT_CHUNK_SIZE, auto_chunk_size, game_seed, simulate
-from tests.lab_fixtures import record_after_a_worker_chunk
+from tests.lab_fixtures import kill_during, record_after_a_worker_chunk
 
 # The reference run: 24 four-player games in 8 chunks of 3, played in this process.
 RUN = dict(games=24, players=4, setup="standard", bots=["random"] * 4, seed=5, chunk_size=3)
@@ -164,14 +161,7 @@ def test_resume_after_the_process_is_killed(reference, tmp_path):
     folder, catalog = tmp_path / "batch", tmp_path / "lab.duckdb"
     argv = ["simulate", "--games", "24", "--chunk-size", "3", "--seed", "5", "--bots", "random", "--workers", "1",
             "--out", str(folder), "--catalog", str(catalog)]
-    code = "import sys; from core.cli import main; sys.exit(main(sys.argv[1:]))"
-    proc = subprocess.Popen([sys.executable, "-c", code, *argv], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while len(runstore.markers(folder)) < 2 and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.01)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    kept = runstore.markers(folder)
+    kept = kill_during(argv, folder)
     assert 2 <= len(kept) < CHUNKS, "the run was not interrupted"
     times = {name: t for name, t in file_times(folder).items() if any(f"chunk-{c:05d}" in name for c in kept)}
     (folder / "games" / f"{runstore.TEMP_MARK}999-chunk-00007.parquet").write_bytes(b"half a file")

@@ -29,7 +29,7 @@ import streamlit as st
 from core.games.imperial2030.board import DATA_DIR, NATIONS
 from core.games.imperial2030.dashboard.board_shapes import project, shapes
 from core.games.imperial2030.dashboard.colours import BORDER_COLOUR, LAND_COLOUR, NATION_COLOURS, NATION_NAMES, SEA_COLOUR
-from core.games.imperial2030.dashboard.explain import nation
+from core.games.imperial2030.dashboard.explain import nation, region as region_name
 from core.games.imperial2030.dashboard.rules_text import link_sections
 
 NOMINAL_PX = 1000  # the width the sizes below are meant for; the SVG scales to its column
@@ -281,16 +281,15 @@ def _static_layers() -> str:
 def _edge_marks(frame: Frame, position: dict) -> str:
     """The canals as markers on their coasts, with who controls them (§7.4.3); the round-earth links
     as short arrows at the map's edges."""
-    names = {r["id"]: r["name"] for r in board()["regions"]}
     flags = {rid: code for code, n in position["nations"].items() for rid in n.get("flags", [])}
     marks = []
     for canal in board()["canals"]:
         x, y = shapes()["canals"][canal["id"]]
         owner = flags.get(canal["controlled_by_flag_in"])
-        where = names[canal["controlled_by_flag_in"]]
+        where = region_name(canal["controlled_by_flag_in"])
         control = (f"controlled by {NATION_NAMES[owner]} (flag in {where})" if owner
                    else f"free passage (no flag in {where})")
-        a, b = (names[s] for s in canal["seas"])
+        a, b = (region_name(s) for s in canal["seas"])
         r = 3.2 * frame.px
         marks.append(f'<g class="canal" data-canal="{canal["id"]}"><title>{canal["id"].title()} canal: {a} ↔ {b}\n{html.escape(control)}</title>'
                      f'<circle cx="{x:.2f}" cy="{-y:.2f}" r="{r:.2f}" fill="{CANAL_COLOUR}" stroke="#fff" '
@@ -299,7 +298,7 @@ def _edge_marks(frame: Frame, position: dict) -> str:
     for a, b in board()["wraparound"]["links"]:
         left, right = sorted((a, b), key=lambda rid: label_point(rid)[0])
         y = (label_point(left)[1] + label_point(right)[1]) / 2
-        title = f"Round earth: {names[left]} ↔ {names[right]}"
+        title = f"Round earth: {region_name(left)} ↔ {region_name(right)}"
         marks += [_edge_arrow(x0, y, -1, frame, title), _edge_arrow(x1, y, 1, frame, title)]
     return "".join(marks)
 
@@ -475,9 +474,9 @@ def _arrows(frame: Frame, changes) -> str:
     out = []
     for code, unit, origin, dest, via, _, count in changes.moves:
         points = [label_point(rid) for rid in (origin, *via, dest)]
-        title = f"{NATION_NAMES[code]}: {unit_count(count, unit, None)} {board_name(origin)} → {board_name(dest)}"
+        title = f"{NATION_NAMES[code]}: {unit_count(count, unit, None)} {region_name(origin)} → {region_name(dest)}"
         if via:
-            title += " via " + ", ".join(board_name(s) for s in via)
+            title += " via " + ", ".join(region_name(s) for s in via)
         for line in _wrapped(points):
             d = "M" + "L".join(_xy(p) for p in line)
             out.append(f'<path d="{d}" fill="none" stroke="#fff" stroke-width="5" stroke-linejoin="round"/>'
@@ -488,10 +487,6 @@ def _arrows(frame: Frame, changes) -> str:
             out.append(f'<text x="{mx:.2f}" y="{-my:.2f}" font-size="{11 * frame.px:.2f}" text-anchor="middle" '
                        f'stroke-width="{3 * frame.px:.2f}" style="fill:#111;font-weight:bold">×{count}</text>')
     return "".join(out)
-
-
-def board_name(rid: str) -> str:
-    return next(r["name"] for r in board()["regions"] if r["id"] == rid)
 
 
 def _wrapped(points: list[tuple[float, float]]) -> list[list[tuple[float, float]]]:
