@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -47,32 +48,11 @@ TEST_NAMES = {
 }
 CONDITIONAL = "conditional on the bots that played"
 
-# Lead changes per finished game (Ludii's LeadChange): the nation turns after which the score leader
-# (§10, "if the game ended now") differs from the leader before. A tie for the lead names no leader,
-# and the last sole leader stands until another one appears, so a tie and its resolution by the same
-# seat is not a change; the setup (turn 0) does not count, its scores are only the starting cash.
-# One grouping pass over ``players`` finds each turn's sole leader (the costly part: a 10,000-game
-# run has 4 million rows): ``8 * score + player`` orders by score, then seat (seats are 0-5); its
-# maximum names the highest seat among those with the top score, the maximum of ``8 * score + 7 -
-# player`` the lowest one, and the leader is alone when they agree. ``{runs}`` is the run filter's
-# placeholders, twice. The Power page's distribution (dashboard.queries) counts the same rows.
-LEAD_CHANGES_SQL = """
-SELECT f.run, f.game_id, count(*) FILTER (WHERE x.changed) AS lead_changes
-FROM (SELECT run, game_id FROM games WHERE status = 'finished' AND run IN ({runs})) f
-LEFT JOIN (
-    SELECT run, game_id, leader <> lag(leader) OVER (PARTITION BY run, game_id ORDER BY turn) AS changed
-    FROM (SELECT run, game_id, turn, max(8 * score::INTEGER + player) % 8 AS leader
-          FROM players WHERE turn > 0 AND run IN ({runs})
-          GROUP BY ALL
-          HAVING max(8 * score::INTEGER + player) % 8 = 7 - max(8 * score::INTEGER + 7 - player) % 8)) x
-USING (run, game_id)
-GROUP BY ALL"""
-# One row per finished game. DuckDB lists are 1-based: [1] is the highest score after the sort.
-GAMES_SQL = f"""
-SELECT g.run, g.game_id, g.setup, g.players, g.bots, g.winners, g.scores, g.rounds,
-       list_reverse_sort(g.scores)[1] - list_reverse_sort(g.scores)[2] AS margin, lead.lead_changes
-FROM games g JOIN ({LEAD_CHANGES_SQL}) lead USING (run, game_id)
-ORDER BY g.run, g.game_id"""
+# The per-game rows come from each game's tables part: its ``COMPARE`` holds ``sql`` (one row per
+# finished game: run, game_id, setup, players, bots, winners, scores, rounds, margin, lead_changes;
+# ``{runs}`` is the run filter's placeholders, as often as it appears), the unit of ``rounds``
+# (``length``) and, optionally, how its seats are counted (``seats``).
+DEFAULT_COMPARE = {"length": "rounds", "seats": None}
 
 
 @dataclass
@@ -85,6 +65,8 @@ class Comparison:
     tests: pd.DataFrame     # id, metric, setup, versus, lineup, subject, effect, low, high, p, holm_p, n, ...
     findings: list[dict] = field(default_factory=list)
     games: pd.DataFrame | None = None  # the per-game rows (charts draw their distributions)
+    length: str = "rounds"  # the unit of the game length (Imperia counts turns)
+    seats_note: str | None = None  # how the game's seats are counted, when not as played (Imperia: from the start player)
 
     @property
     def lineups(self) -> list[str]:
@@ -109,17 +91,40 @@ def load(catalog, runs) -> Comparison:
         missing = sorted(set(runs) - set(listed["name"]))
         if missing:
             raise RunError(f"compare: no run {clip(missing[0])} in the catalogue {catalog} (imperial runs lists them)")
-        placeholders = ", ".join("?" * len(runs))
-        games = con.execute(GAMES_SQL.format(runs=placeholders), runs * 2).df()
+        spec = compare_spec(_game_of_runs(listed["path"]))
+        sql = spec["sql"]
+        games = con.execute(sql.format(runs=", ".join("?" * len(runs))), runs * sql.count("{runs}")).df()
     lineups = {row.name: lineup_text(row.bots, runstore.is_rotated(row.path)) for row in listed.itertuples()}
-    return build(games, lineups)
+    return build(games, lineups, spec["length"], spec["seats"])
+
+
+def compare_spec(game: str) -> dict:
+    """``game``'s ``COMPARE`` (its tables part) over the defaults. RunError for a game without one."""
+    from core.tables import tables_of
+
+    spec = getattr(tables_of(game), "COMPARE", None)
+    if spec is None:
+        raise RunError(f"compare: the runs are of {game}, whose tables give no per-game rows to compare")
+    return {**DEFAULT_COMPARE, **spec}
+
+
+def _game_of_runs(paths) -> str:
+    """The one game of the runs in ``paths`` (their run.json's ``game``); RunError for a mix."""
+    from core.registry import DEFAULT_GAME
+
+    games = sorted({(runstore.read_run(Path(path)) or {}).get("game", DEFAULT_GAME) for path in paths})
+    if len(games) > 1:
+        raise RunError(f"compare: the runs are of different games ({', '.join(games)}): compare runs of one game")
+    return games[0]
 
 
 # ----- the figures -----
 
-def build(games: pd.DataFrame, lineups: dict[str, str]) -> Comparison:
+def build(games: pd.DataFrame, lineups: dict[str, str], length: str = "rounds",
+          seats_note: str | None = None) -> Comparison:
     """The comparison of the finished games ``games`` (one row each: run, game_id, setup, players, bots,
-    winners, scores, rounds, margin, lead_changes); ``lineups`` names each run's line-up."""
+    winners, scores, rounds, margin, lead_changes); ``lineups`` names each run's line-up; ``length`` is
+    the unit of ``rounds``, ``seats_note`` how seats are counted (the game's ``COMPARE``)."""
     games = games.assign(lineup=games["run"].map(lineups).fillna("mixed"))
     runs = (games.groupby("run", observed=True)
             .agg(setup=("setup", "first"), lineup=("lineup", "first"), players=("players", "first"),
@@ -134,7 +139,7 @@ def build(games: pd.DataFrame, lineups: dict[str, str]) -> Comparison:
         bots += _bot_rates(setup, lineup, int(players), part)
     for (a, b) in combinations(sorted(groups), 2):
         if a[1:] == b[1:]:  # two setups, one line-up, as many seats
-            tests += _pair_tests(a[0], b[0], a[1], groups[a], groups[b])
+            tests += _pair_tests(a[0], b[0], a[1], groups[a], groups[b], length)
     tests = pd.DataFrame(tests, columns=TEST_COLUMNS)
     tests["versus"] = tests["versus"].astype(object).where(tests["versus"].notna(), None)  # None, not NaN
     tests["holm_p"] = stats.holm(tests["p"])
@@ -143,7 +148,8 @@ def build(games: pd.DataFrame, lineups: dict[str, str]) -> Comparison:
                               for row in _seat_rates(_wins(part, int(part["players"].iloc[0])))],
                              columns=["run", "seat", "n", "wins", "rate", "low", "high"])
     comparison = Comparison(runs, pd.DataFrame(cells, columns=CELL_COLUMNS), pd.DataFrame(seats, columns=SEAT_COLUMNS),
-                            run_seats, pd.DataFrame(bots, columns=BOT_COLUMNS), tests, games=games)
+                            run_seats, pd.DataFrame(bots, columns=BOT_COLUMNS), tests, games=games, length=length,
+                            seats_note=seats_note)
     comparison.findings = findings(comparison)
     return comparison
 
@@ -200,7 +206,8 @@ def _cell(setup: str, lineup: str, players: int, part: pd.DataFrame) -> tuple[di
     return cell, seats, tests
 
 
-def _pair_tests(a: str, b: str, lineup: str, part_a: pd.DataFrame, part_b: pd.DataFrame) -> list[tuple]:
+def _pair_tests(a: str, b: str, lineup: str, part_a: pd.DataFrame, part_b: pd.DataFrame,
+                length: str = "rounds") -> list[tuple]:
     players = int(part_a["players"].iloc[0])
     wins_a, wins_b = _wins(part_a, players), _wins(part_b, players)
     n_a, n_b = len(wins_a), len(wins_b)
@@ -212,6 +219,7 @@ def _pair_tests(a: str, b: str, lineup: str, part_a: pd.DataFrame, part_b: pd.Da
              f"{seat_name(seat)}'s win rate, {a} − {b}", diff, low, high, stats.homogeneity(outright),
              n_a + n_b, "game", TEST_NAMES["seat_outcomes"], seat)]
     for metric, (label, unit) in METRICS.items():
+        unit = length if metric == "rounds" else unit
         diff, low, high, p = stats.mean_difference(part_a[metric], part_b[metric])
         rows.append((_test_id(metric, a, b, lineup), metric, a, b, lineup, label, f"mean {label}, {a} − {b} ({unit})",
                      diff, low, high, p, n_a + n_b, "game", TEST_NAMES[metric], None))
@@ -340,6 +348,7 @@ def _finding_text(c: Comparison, ref) -> str:
                 f"(n = {a['n']}) vs {_pct(b['rate'])} (n = {b['n']}), a difference of {100 * ref.effect:+.0f} "
                 f"points (95% CI {100 * ref.low:+.0f} to {100 * ref.high:+.0f}) under {lineup}")
     label, unit = METRICS[ref.metric]
+    unit = c.length if ref.metric == "rounds" else unit
     more = "longer" if ref.metric == "rounds" else "more" if ref.metric == "lead_changes" else "wider"
     noun = "games" if ref.metric == "rounds" else "lead changes" if ref.metric == "lead_changes" else "margins"
     first, second = (setup, ref.versus) if ref.effect > 0 else (ref.versus, setup)
@@ -376,7 +385,7 @@ def to_json(c: Comparison) -> dict:
         return [_num(low), _num(high)]
 
     return {
-        "alpha": stats.ALPHA, "adjustment": "holm", "unit": "game",
+        "alpha": stats.ALPHA, "adjustment": "holm", "unit": "game", "length_unit": c.length, "seats": c.seats_note,
         "runs": [{"run": r.run, "setup": r.setup, "bots": r.lineup, "players": int(r.players), "n": int(r.n)}
                  for r in c.runs.itertuples()],
         "cells": [{"setup": r.setup, "bots": r.lineup, "runs": r.runs.split(", "), "n": int(r.n),
@@ -406,7 +415,8 @@ def _num(x):
 def text_report(c: Comparison) -> str:
     """The comparison as ``imperial compare`` prints it."""
     lines = [f"{len(c.runs)} runs, {len(c.cells)} cells (setup × line-up); unit of every test: the game; "
-             f"{len(c.tests)} tests, Holm-adjusted at α = {stats.ALPHA}", ""]
+             f"{len(c.tests)} tests, Holm-adjusted at α = {stats.ALPHA}"
+             + (f"; seats {c.seats_note}" if c.seats_note else ""), ""]
     for cell in c.cells.itertuples():
         seats = c.seats[(c.seats["setup"] == cell.setup) & (c.seats["lineup"] == cell.lineup)]
         rates = ", ".join(f"{seat_name(int(s.seat))[-1]} {_pct(s.rate)} ({_pct(s.low)}–{_pct(s.high)})"

@@ -96,7 +96,7 @@ def standings(source, catalog=None) -> dict:
     params = runstore.read_run(folder)
     if params is None:
         raise RunError(f"{folder}: no run.json: not a run folder")
-    rows = _games(folder)
+    rows = _games(folder, params.get("game", DEFAULT_GAME))
     # an imported game may not say which bots played it
     finished = [row for row in rows if row["status"] == "finished" and row["bots"]
                 and len(row["bots"].split(",")) == len(row["scores"])]
@@ -166,17 +166,22 @@ def _run_folder(source, catalog) -> Path:
     raise RunError(f"{clip(str(source))}: neither a run folder nor a run of the catalogue")
 
 
-def _games(folder: Path) -> list[dict]:
-    """The games rows of the finished chunks, in game order (the ratings depend on it)."""
+def _games(folder: Path, game: str) -> list[dict]:
+    """The games rows of the finished chunks, in game order (the ratings depend on it), with each
+    seat's score as ``scores`` whatever the game's table calls it."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    columns = ["game_id", "bots", "winners", "scores", "status"]
-    files = runstore.chunk_files(folder, "games")
+    from core.tables import games_table, scores_column
+
+    columns = {"game_id": "game_id", "bots": "bots", "winners": "winners", scores_column(game): "scores",
+               "status": "status"}
+    files = runstore.chunk_files(folder, games_table(game))
     if not files:
         return []
-    table = pa.concat_tables([pq.read_table(path, columns=columns) for path in files])
-    return sorted(table.to_pylist(), key=lambda row: row["game_id"])
+    table = pa.concat_tables([pq.read_table(path, columns=list(columns)) for path in files])
+    return sorted(({columns[key]: value for key, value in row.items()} for row in table.to_pylist()),
+                  key=lambda row: row["game_id"])
 
 
 # ----- text -----

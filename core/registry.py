@@ -4,13 +4,17 @@ Each entry names the module whose ``PLUGIN`` (a ``core.plugin.GamePlugin``) says
 gives the shared layer. The shared layer finds a game only here, by the ``game`` key of a config,
 move log, setup file or run; a document without one is Imperial 2030's (all the lab's first
 documents are).
+
+A game whose data cannot be loaded (a malformed or missing data file: a ``DataError``) is left out
+of ``GAMES`` and kept in ``BROKEN`` with the reason, so one broken file stops that game only: the
+other games, the commands and the dashboard go on, and asking for the broken game says why.
 """
 
 from __future__ import annotations
 
 import importlib
 
-from core.errors import SetupError
+from core.errors import DataError, SetupError
 from core.jsonio import clip
 from core.plugin import GamePlugin
 
@@ -21,16 +25,32 @@ PLUGINS = (
 DEFAULT_GAME = "imperial2030"  # the game of a document without a ``game`` key, and of ``--game``'s default
 
 
-def _load(module: str) -> GamePlugin:
-    return importlib.import_module(module).PLUGIN
+def game_name(module: str) -> str:
+    """The game a plug-in module registers, by its package's name (``core.games.imperia.plugin``
+    registers ``imperia``): known without importing it, for the report of a game that cannot load."""
+    return module.rsplit(".", 2)[-2]
 
 
-GAMES: dict[str, GamePlugin] = {plugin.name: plugin for plugin in map(_load, PLUGINS)}
+def _load(modules) -> tuple[dict[str, GamePlugin], dict[str, str]]:
+    games, broken = {}, {}
+    for module in modules:
+        try:
+            found = importlib.import_module(module).PLUGIN
+        except DataError as exc:
+            broken[game_name(module)] = str(exc)
+        else:
+            games[found.name] = found
+    return games, broken
+
+
+GAMES, BROKEN = _load(PLUGINS)  # name -> GamePlugin; name -> why it cannot be loaded
 
 
 def plugin(name: str | None = None) -> GamePlugin:
     """The plug-in of game ``name`` (default: Imperial 2030). SetupError listing the known games."""
     name = DEFAULT_GAME if name is None else name
+    if isinstance(name, str) and name in BROKEN:
+        raise SetupError(f"game {name} cannot be loaded: {BROKEN[name]}")
     if not isinstance(name, str) or name not in GAMES:
         raise SetupError(f"unknown game {clip(name)} (known: {', '.join(sorted(GAMES))})")
     return GAMES[name]

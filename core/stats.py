@@ -98,8 +98,12 @@ def scores_differ(deviations) -> float:
     from statsmodels.stats.multivariate import test_mvmean
 
     x = np.asarray(deviations, dtype=float)[:, :-1]
-    if len(x) <= x.shape[1] or np.linalg.matrix_rank(np.cov(x, rowvar=False)) < x.shape[1]:
+    if len(x) <= x.shape[1] or np.linalg.matrix_rank(np.atleast_2d(np.cov(x, rowvar=False))) < x.shape[1]:
         return math.nan  # too few games, or scores that never vary: no test
+    if x.shape[1] == 1:  # two seats: T² of one variable is Student's t², which statsmodels does not take
+        from scipy.stats import ttest_1samp
+
+        return float(ttest_1samp(x[:, 0], 0.0).pvalue)
     return float(test_mvmean(x, mean_null=np.zeros(x.shape[1])).pvalue)
 
 

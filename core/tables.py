@@ -42,6 +42,12 @@ def games_table(game: str | None = None) -> str:
     return next(iter(tables_of(game).TABLES))
 
 
+def scores_column(game: str | None = None) -> str:
+    """The column of ``game``'s games table that holds the score of each seat in seat order: a tables
+    part names it ``SCORES`` when it is not ``scores`` (Imperia's ``totals``)."""
+    return getattr(tables_of(game), "SCORES", "scores")
+
+
 def all_tables() -> dict[str, list[tuple[str, str, str]]]:
     """Every table of every registered game (the catalogue's views); a table two games share keeps the
     columns of the first game registered."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from core.registry import BROKEN, GAMES
 from dashboard import frame
 from dashboard.pages import Page, all_pages, sections
 
@@ -28,6 +29,8 @@ def run() -> None:
     if next(page for page, shown in listed if shown == chosen).reads_runs:
         frame.ensure_dataset(catalog)
     frame.run_picker(catalog)
+    for game, why in BROKEN.items():  # the other games' pages work: say why this one is missing
+        st.sidebar.error(f"{game} cannot be loaded, so its pages are missing: {why}", icon=":material/error:")
     chosen.run()
 
 

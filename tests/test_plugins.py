@@ -7,6 +7,9 @@ from __future__ import annotations
 import ast
 import graphlib
 import json
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -110,6 +113,45 @@ def test_an_unknown_game_is_refused_with_the_known_ones(nim, capsys):
             refuse()
     assert main(["play", "--game", "chess"]) == 2
     assert "unknown game 'chess' (known: imperia, imperial2030, nim)" in capsys.readouterr().err
+
+
+def test_a_game_that_cannot_load_is_left_out_with_its_reason(tmp_path, monkeypatch):
+    package = tmp_path / "broken_game"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "plugin.py").write_text("from core.errors import DataError\n"
+                                       "raise DataError('data/broken_game/data.json: line 1: not JSON')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    games, broken = registry._load(["core.games.imperia.plugin", "broken_game.plugin"])
+    assert list(games) == ["imperia"]
+    assert broken == {"broken_game": "data/broken_game/data.json: line 1: not JSON"}
+    monkeypatch.setattr(registry, "BROKEN", broken)
+    with pytest.raises(SetupError, match="^game broken_game cannot be loaded: data/broken_game/data.json: line 1"):
+        registry.plugin("broken_game")
+
+
+def test_a_malformed_data_file_stops_only_its_game(tmp_path):
+    """A copy of the lab whose Imperia data file is cut short: Imperial 2030 still plays, Imperia is
+    refused in one line naming the file, and the dashboard's router still builds its navigation."""
+    for folder in ("core", "data/imperia", "data/imperial2030", "dashboard"):
+        shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__", "*.duckdb"))
+    data = tmp_path / "data" / "imperia" / "data.json"
+    data.write_text(data.read_text()[:500])
+    script = ("import sys; from core.cli import main; from dashboard.pages import sections; "
+              "print(sorted(sections())); sys.exit(main(sys.argv[1:]))")
+
+    def imperial(*args):
+        return subprocess.run([sys.executable, "-c", script, *args], cwd=tmp_path, capture_output=True, text=True,
+                              env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"}, timeout=300)
+
+    ok = imperial("play", "--players", "2", "--seed", "3", "--json")
+    assert ok.returncode == 0, ok.stderr
+    assert "'Imperial 2030'" in ok.stdout and "'Imperia'" not in ok.stdout
+    assert json.loads(ok.stdout.splitlines()[-1])["winners"]
+    refused = imperial("play", "--game", "imperia")
+    assert refused.returncode == 2
+    assert refused.stderr.count("\n") == 1 and "game imperia cannot be loaded" in refused.stderr
+    assert str(data) in refused.stderr
 
 
 def test_a_document_without_game_is_imperial2030(tmp_path):

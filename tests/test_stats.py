@@ -75,6 +75,16 @@ def test_scores_differ_is_hotellings_t2_on_the_seats_but_one():
     assert math.isnan(stats.scores_differ(dev[:3]))  # fewer games than seats
 
 
+def test_scores_differ_of_two_seats_is_the_one_variable_t2():
+    """Two seats leave one variable, where Hotelling's T² = n·mean²/var follows F(1, n − 1)."""
+    rng = np.random.default_rng(4)
+    a = rng.normal(1.5, 4, size=30)
+    dev = np.c_[a, -a]
+    n, t2 = len(a), len(a) * a.mean() ** 2 / a.var(ddof=1)
+    assert stats.scores_differ(dev) == pytest.approx(sps.f.sf(t2, 1, n - 1))
+    assert math.isnan(stats.scores_differ(np.zeros((10, 2))))
+
+
 def test_gap_bootstrap_resamples_games_through_their_outcomes():
     wins = np.array([[1, 0, 0]] * 30 + [[0, 1, 0]] * 15 + [[0, 0, 1]] * 5 + [[1, 1, 0]] * 2, dtype=float)
     gap, draws = stats.gap_bootstrap(wins)

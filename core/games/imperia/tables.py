@@ -43,6 +43,7 @@ KEY = [("run", "category", "label of the batch of games the game belongs to (a s
 PLY = [("ply", "int16", "the action's number, from 1, chance and setup included (the engine's `ply` after it)"),
        ("turn", "int16", "0 during the setup; else the turn (one placement, §5) the action belongs to, from 1")]
 
+SCORES = "totals"  # the score per seat of im_games (core.tables.scores_column)
 TABLES: dict[str, list[tuple[str, str, str]]] = {
     "im_games": KEY + [
         ("seed", "Int64", "seed of the chance actions (bots are seeded by their caller); null if unknown"),
@@ -364,3 +365,37 @@ INTRO = (
     "the spaces of the scoring formations. Hands (`hand_*`) are private information, recorded for analysis "
     "only.",
 )
+
+
+# ----- comparisons of runs (core.compare) -----
+
+# Seats are counted from the start player (seat 0 of a row is the start player, §3.1): a game draws
+# its start player (G25), so the seat as played says nothing about the order of play. Bots, winners
+# and scores are turned alike, so a line-up's entrants keep their seats. DuckDB lists are 1-based.
+_TURNED = "list_concat({0}[start_seat + 1:], {0}[1:start_seat])"
+# Lead changes per finished game: the turns after which the sole leader on the provisional score (the
+# last action of the turn, §9 on the board as it stands) differs from the one before; a tie names
+# none, and the last sole leader stands until another appears (as Imperial 2030's comparisons count).
+# ``8 * (total + 1000) + seat`` orders by score, then seat (totals can be negative, seats are 0-3).
+LEAD_CHANGES_SQL = """
+SELECT f.run, f.game_id, count(*) FILTER (WHERE x.changed) AS lead_changes
+FROM (SELECT run, game_id FROM im_games WHERE status = 'finished' AND run IN ({runs})) f
+LEFT JOIN (
+    SELECT run, game_id, leader <> lag(leader) OVER (PARTITION BY run, game_id ORDER BY turn) AS changed
+    FROM (SELECT run, game_id, turn, max(8 * (total + 1000) + seat) % 8 AS leader
+          FROM (SELECT run, game_id, turn, seat, total FROM im_player_state WHERE turn > 0 AND run IN ({runs})
+                QUALIFY ply = max(ply) OVER (PARTITION BY run, game_id, turn))
+          GROUP BY ALL
+          HAVING max(8 * (total + 1000) + seat) % 8 = 7 - max(8 * (total + 1000) + 7 - seat) % 8)) x
+USING (run, game_id)
+GROUP BY ALL"""
+COMPARE_SQL = f"""
+SELECT g.run, g.game_id, g.setup, g.players,
+       array_to_string({_TURNED.format("string_split(g.bots, ',')")}, ',') AS bots,
+       list_transform(g.winners, lambda w: (w - g.start_seat + g.players) % g.players) AS winners,
+       {_TURNED.format("g.totals")} AS scores, g.turns AS rounds,
+       list_reverse_sort(g.totals)[1] - list_reverse_sort(g.totals)[2] AS margin, lead.lead_changes
+FROM (SELECT * FROM im_games WHERE status = 'finished' AND run IN ({{runs}})) g
+JOIN ({LEAD_CHANGES_SQL}) lead USING (run, game_id)
+ORDER BY g.run, g.game_id"""
+COMPARE = {"sql": COMPARE_SQL, "length": "turns", "seats": "counted from the start player (Player A starts)"}

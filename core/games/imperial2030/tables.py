@@ -301,3 +301,34 @@ INTRO = (
     "`list<...>` columns are pyarrow lists: DuckDB queries them (`list_contains(winners, 0)`). In the "
     "Parquet files of a run they stay lists for DuckDB, pyarrow and `pd.read_parquet(path, "
     "dtype_backend=\"pyarrow\")`; plain `pd.read_parquet` gives one NumPy array per row.")
+
+
+# ----- comparisons of runs (core.compare) -----
+
+# Lead changes per finished game (Ludii's LeadChange): the nation turns after which the score leader
+# (§10, "if the game ended now") differs from the leader before. A tie for the lead names no leader,
+# and the last sole leader stands until another one appears, so a tie and its resolution by the same
+# seat is not a change; the setup (turn 0) does not count, its scores are only the starting cash.
+# One grouping pass over ``players`` finds each turn's sole leader (the costly part: a 10,000-game
+# run has 4 million rows): ``8 * score + player`` orders by score, then seat (seats are 0-5); its
+# maximum names the highest seat among those with the top score, the maximum of ``8 * score + 7 -
+# player`` the lowest one, and the leader is alone when they agree. ``{runs}`` is the run filter's
+# placeholders, twice. The Power page's distribution (dashboard/queries.py) counts the same rows.
+LEAD_CHANGES_SQL = """
+SELECT f.run, f.game_id, count(*) FILTER (WHERE x.changed) AS lead_changes
+FROM (SELECT run, game_id FROM games WHERE status = 'finished' AND run IN ({runs})) f
+LEFT JOIN (
+    SELECT run, game_id, leader <> lag(leader) OVER (PARTITION BY run, game_id ORDER BY turn) AS changed
+    FROM (SELECT run, game_id, turn, max(8 * score::INTEGER + player) % 8 AS leader
+          FROM players WHERE turn > 0 AND run IN ({runs})
+          GROUP BY ALL
+          HAVING max(8 * score::INTEGER + player) % 8 = 7 - max(8 * score::INTEGER + 7 - player) % 8)) x
+USING (run, game_id)
+GROUP BY ALL"""
+# One row per finished game (core.compare's per-game rows). DuckDB lists are 1-based: [1] is the highest score after the sort.
+COMPARE_SQL = f"""
+SELECT g.run, g.game_id, g.setup, g.players, g.bots, g.winners, g.scores, g.rounds,
+       list_reverse_sort(g.scores)[1] - list_reverse_sort(g.scores)[2] AS margin, lead.lead_changes
+FROM games g JOIN ({LEAD_CHANGES_SQL}) lead USING (run, game_id)
+ORDER BY g.run, g.game_id"""
+COMPARE = {"sql": COMPARE_SQL, "length": "rounds"}

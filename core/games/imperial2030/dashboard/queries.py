@@ -15,13 +15,13 @@ import pandas as pd
 
 from core import runstore
 from core.bots import lineup_text
-from core.compare import LEAD_CHANGES_SQL
 from core.games.imperial2030.board import NATIONS
+from core.games.imperial2030.tables import LEAD_CHANGES_SQL
 from dashboard.queries import fetch, runs_filter
 
 FINISHED = "SELECT run, game_id FROM games WHERE status = 'finished'"
 # The per-game figures of a whole run that the Power & control page counts, each an SQL expression over
-# one ``games`` row. Comparisons of runs take their per-game rows from core.compare.GAMES_SQL.
+# one ``games`` row. Comparisons of runs take their per-game rows from the tables' COMPARE_SQL.
 GAME_METRICS = {"rounds": "rounds"}
 METRICS = (*GAME_METRICS, "lead_changes")
 
@@ -135,7 +135,7 @@ def frequencies(catalog, runs, metric: str) -> pd.DataFrame:
 
 
 def _lead_change_frequencies(catalog, runs) -> pd.DataFrame:
-    """Lead changes per finished game as core.compare counts them (``LEAD_CHANGES_SQL``), as a distribution."""
+    """Lead changes per finished game as comparisons count them (tables.LEAD_CHANGES_SQL), as a distribution."""
     names = [runs] if isinstance(runs, str) else list(runs)
     placeholders = ", ".join("?" * len(names)) or "NULL"  # no runs: no rows
     return fetch(catalog, f"""
