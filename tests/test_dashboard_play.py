@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 from core.gamelog import replay
 from core.games.imperial2030.dashboard import playview
 from core.games.imperial2030.setups import SETUPS_DIR
+from dashboard import playkit
 from dashboard.pages import page_path
 from tests.lab_fixtures import APP_SECONDS
 
@@ -88,7 +89,7 @@ def texts(elements) -> str:
 def test_a_person_plays_a_whole_game_against_random_bots(home):
     at = start(open_play())
     game_id = at.query_params["game"]
-    assert playview.valid_id(game_id) and at.session_state["play_game_id"] == game_id
+    assert playkit.valid_id(game_id) and at.session_state["play_game_id"] == game_id
     s = session(at)
     assert s.seats == [None, "random", "random"] and s.waiting_for() == 0
     page = texts(at.markdown)
@@ -228,7 +229,7 @@ def test_hot_seat_and_a_setup_file(home):
     at = open_play()
     at.selectbox(key="play_setup").set_value("three_nations_each").run()
     assert "**4** (the setup's)" in texts(at.markdown)
-    at.selectbox(key="play_seat_2").set_value(playview.PERSON)
+    at.selectbox(key="play_seat_2").set_value(playkit.PERSON)
     for p in (1, 3):
         at.selectbox(key=f"play_seat_{p}").set_value("mcts")
     at.select_slider(key="play_strength").set_value(50)

@@ -1,9 +1,11 @@
 """Imperia's dashboard pages (core/games/imperia/dashboard/): the board's SVG at every step of random
 games (well-formed, every stack's top tile with its facing and height, every front cube, no peeking
 hiding what lies under the tops), every event in words with a section of the rules reference, and
-through Streamlit's AppTest the explorer stepping an uploaded log, the Play page played to the end
-against random bots, and the Rules page. AppTest drives ``dashboard.app.run`` and switches to the
-page before its first run, so no first-start dataset is played."""
+through Streamlit's AppTest the explorer stepping an uploaded log, the Rules page, and the Play page:
+a game played to the end against random bots, undo, a reload, save and resume (a bad upload changes
+nothing), the bots watched move by move, and hot-seat, where the device is handed over and no person
+ever sees another's hand (§7.2), nor after a reload or a resume. AppTest drives ``dashboard.app.run``
+and switches to the page before its first run, so no first-start dataset is played."""
 
 from __future__ import annotations
 
@@ -17,12 +19,13 @@ from streamlit.testing.v1 import AppTest
 from core.bots import make_bot
 from core.gamelog import write_log
 from core.games.imperia.dashboard.boardview import board_svg, tile_words
-from core.games.imperia.dashboard.explain import explain
+from core.games.imperia.dashboard.explain import explain, who
 from core.games.imperia.dashboard.replay import replay_text
 from core.games.imperia.dashboard.rules_text import section, sections
 from core.play import play_game
 from dashboard.pages import page_path
 from dashboard.pages import sections as navigation
+from dashboard.playkit import PERSON
 from tests.lab_fixtures import APP_SECONDS
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -186,12 +189,64 @@ def test_the_explorer_says_which_line_of_a_log_is_bad(home):
     assert texts(at.subheader)[0].startswith("Step 4 of 4 · ")  # the four good actions
 
 
-def test_the_play_page_plays_a_two_player_game_to_the_end(home):
+# ----- the Play page -----
+
+def start_play(seats=(PERSON, "random"), seed: int = 11, watch: bool = False) -> AppTest:
+    """The Play page with a game started: ``seats`` a person's (PERSON) or a bot's."""
     at = open_page("imperia_play.py")
-    at.selectbox(key="imperia_play_bots").set_value("random")
-    at.number_input(key="imperia_play_seed_input").set_value(11)
+    at.session_state["imperia_play_watch"] = watch
+    at.selectbox(key="imperia_play_players").set_value(len(seats)).run()
+    for p, choice in enumerate(seats):
+        at.selectbox(key=f"imperia_play_seat_{p}").set_value(choice)
+    at.number_input(key="imperia_play_seed_input").set_value(seed)
     at.button(key="imperia_play_start").click().run()
-    assert not at.exception and texts(at.subheader) == ["Your turn, Player A (red)"]
+    assert not at.exception, at.exception
+    return at
+
+
+def session_of(at: AppTest):
+    return at.session_state["imperia_play_session"]
+
+
+def play_first(at: AppTest) -> AppTest:
+    """Play the first legal action (the choice the page offers first)."""
+    at.button(key="imperia_play_move").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def page_text(at: AppTest) -> str:
+    return "\n".join(texts(at.markdown))
+
+
+def hands_row(at: AppTest, seat: int) -> str:
+    hands = next(m for m in texts(at.markdown) if m.startswith("**Hands and piles**"))
+    return next(line for line in hands.splitlines() if line.startswith(f"| {who(seat)}"))
+
+
+def hand_words(session, seat: int) -> str:
+    """``seat``'s hand as the page writes it (``1× cav/o, 2× inf/d``)."""
+    hand = session.state.observation(seat)["players"][seat]["hand"]
+    return ", ".join(f"{count}× {name}" for name, count in hand.items()) or "empty"
+
+
+def hand_names(session) -> set[str]:
+    """The tile types in any seat's hand."""
+    seats = range(session.game.num_players)
+    return {name for p in seats for name in session.state.observation(p)["players"][p]["hand"]}
+
+
+def assert_handed_over(at: AppTest, seat: int) -> None:
+    """The hand-over screen for ``seat``, and nothing private: no hand, no choice, no hand's tile."""
+    page = page_text(at)
+    assert f"**Pass the device to {who(seat)}.**" in page and "**Hands and piles**" not in page
+    assert not [name for name in hand_names(session_of(at)) if name in page]
+    assert "imperia_play_move" not in [b.key for b in at.button] and not at.subheader
+
+
+def test_the_play_page_plays_a_two_player_game_to_the_end(home):
+    at = start_play()
+    assert texts(at.subheader) == ["Your turn, Player A (red)"]
     seen = set()
     for _ in range(40):  # each time the first legal action
         if texts(at.subheader) == ["Game over"]:
@@ -201,11 +256,138 @@ def test_the_play_page_plays_a_two_player_game_to_the_end(home):
             seen.add("own types")
         if "Player B (lemon yellow) | 3 tiles" in hands:  # the bot's: only a count (§7.2)
             seen.add("other's count")
-        at.button(key="imperia_play_move").click().run()
-        assert not at.exception, at.exception
+        play_first(at)
     assert texts(at.subheader) == ["Game over"] and seen == {"own types", "other's count"}
     assert "the game is over" in (at.success or at.info)[0].value
     assert any(m.startswith("**Final scores**") for m in texts(at.markdown))
+    game_id = at.query_params["game"]
+    assert (home / "play" / f"{game_id}.jsonl").read_text() == session_of(at).to_log()
+
+
+def test_undo_restores_the_position_before_the_persons_last_decision(home):
+    at = start_play(seats=(PERSON, "heuristic"), seed=5)
+    assert at.button(key="imperia_play_undo").disabled
+    for _ in range(3):  # into the turns, where the bot answers each decision
+        play_first(at)
+    s = session_of(at)
+    before, position, text = list(s.actions), s.state.to_json(), s.state.action_to_string(s.legal()[0])
+    play_first(at)
+    assert len(session_of(at).actions) > len(before) + 1  # the bot replied
+    at.button(key="imperia_play_undo").click().run()
+    assert not at.exception, at.exception
+    assert session_of(at).actions == before and session_of(at).state.to_json() == position
+    assert f"Undone: Player A (red)'s {text} (`{text}`) and the " in texts(at.info)[0]
+    assert texts(at.subheader) == ["Your turn, Player A (red)"]
+
+
+def test_a_reload_reopens_the_game(home):
+    at = start_play(seats=(PERSON, "heuristic"), seed=8)
+    for _ in range(6):
+        play_first(at)
+    game_id = at.query_params["game"]
+    reloaded = open_page("imperia_play.py", {"game": game_id})  # a new browser session at the same address
+    assert session_of(reloaded).actions == session_of(at).actions
+    assert texts(reloaded.subheader) == texts(at.subheader) and hands_row(reloaded, 0) == hands_row(at, 0)
+    play_first(at)
+    play_first(reloaded)
+    assert session_of(reloaded).actions == session_of(at).actions  # the bots go on as they would have
+    unknown = open_page("imperia_play.py", {"game": "0000000000"})
+    assert "There is no game" in unknown.warning[0].value and "game" not in unknown.query_params
+
+
+def test_a_game_of_another_game_is_not_opened_here(home):
+    from core.session import PlaySession
+    from dashboard.playkit import save_game
+
+    imperial = PlaySession({"game": "imperial2030", "players": 3}, [None, "random", "random"], seed=1)
+    save_game(home / "play", "imperial1", imperial)
+    at = open_page("imperia_play.py", {"game": "imperial1"})
+    assert "There is no game" in at.warning[0].value and "imperia_play_session" not in at.session_state
+    at.file_uploader(key="imperia_play_upload").set_value(("imperial.jsonl", imperial.to_log().encode(),
+                                                           "application/jsonl")).run()
+    assert len(at.error) == 1 and "imperial.jsonl is a game of Imperial 2030, not of Imperia" in at.error[0].value
+
+
+def test_save_then_resume_continues_the_game(home):
+    at = start_play(seats=(PERSON, "heuristic"), seed=7)
+    for _ in range(5):
+        play_first(at)
+    assert at.download_button(key="imperia_play_save").label == "Save"
+    log = session_of(at).to_log()
+    other = open_page("imperia_play.py")
+    other.file_uploader(key="imperia_play_upload").set_value(("my game.jsonl", log.encode(), "application/jsonl"))
+    other.run()
+    assert not other.exception, other.exception
+    resumed = session_of(other)
+    assert resumed.actions == session_of(at).actions and resumed.seats == [None, "heuristic"] and resumed.seed == 7
+    assert other.query_params["game"] != at.query_params["game"]  # a game of its own
+    assert "Resumed my game.jsonl after " in other.success[0].value
+    play_first(at)
+    play_first(other)
+    assert session_of(other).actions == session_of(at).actions  # it goes on as the original
+
+
+def test_a_malformed_upload_gives_one_error_line_and_changes_nothing(home):
+    at = start_play(seats=(PERSON, "heuristic"), seed=7)
+    play_first(at)
+    s, game_id, actions = session_of(at), at.query_params["game"], list(session_of(at).actions)
+    bad = ('{"game": "imperia", "format": 1, "config": {"game": "imperia", "players": 2}}\n'
+           '{"player": 0, "action": "x"}\n')
+    at.file_uploader(key="imperia_play_upload").set_value(("bad.jsonl", bad.encode(), "application/jsonl")).run()
+    assert not at.exception, at.exception
+    assert len(at.error) == 1 and "cannot be resumed" in at.error[0].value and "bad.jsonl:2:" in at.error[0].value
+    assert session_of(at) is s and s.actions == actions and at.query_params["game"] == game_id
+    assert texts(at.subheader) == ["Your turn, Player A (red)"]  # the game goes on, shown as before
+
+
+def test_hot_seat_hands_the_device_over_and_never_shows_the_other_hand(home):
+    at = start_play(seats=(PERSON, PERSON), seed=3)
+    holder, handed = None, 0  # nobody has the device before the first hand-over
+    while not session_of(at).is_over():
+        s = session_of(at)
+        p = s.waiting_for()
+        if p != holder:  # another person decides: only the hand-over screen, until they click
+            assert_handed_over(at, p)
+            at.button(key="imperia_play_hand_over").click().run()
+            assert not at.exception, at.exception
+            holder, handed = p, handed + bool(hand_names(s))
+        assert "imperia_play_hand_over" not in [b.key for b in at.button]
+        assert texts(at.subheader) == [f"Your turn, {who(p)}"]
+        other, sizes = 1 - p, [entry["hand_size"] for entry in s.state.observation(None)["players"]]
+        assert hands_row(at, p).startswith(f"| {who(p)} (you) | {hand_words(s, p)} |")  # the right hand
+        assert hands_row(at, other).startswith(f"| {who(other)} | {sizes[other]} tiles |")  # the other's: a count
+        play_first(at)
+    assert handed >= 3  # hands were held on both sides of a hand-over
+
+
+def test_a_resumed_or_reloaded_hot_seat_game_shows_only_the_seat_to_move(home):
+    from core.session import PlaySession
+
+    hot = PlaySession({"game": "imperia", "players": 2}, [None, None], seed=3)
+    for _ in range(12):
+        hot.play(hot.legal()[0]) if hot.waiting_for() is not None else hot.advance_to_human()
+    p = hot.waiting_for()
+    assert p is not None and hand_names(hot)  # in the turns: both hands hold tiles
+    at = open_page("imperia_play.py")
+    at.file_uploader(key="imperia_play_upload").set_value(("hot.jsonl", hot.to_log().encode(), "application/jsonl"))
+    at.run()
+    assert not at.exception, at.exception
+    assert session_of(at).seats == [None, None] and session_of(at).actions == hot.actions
+    assert_handed_over(at, p)
+    at.button(key="imperia_play_hand_over").click().run()
+    assert texts(at.subheader) == [f"Your turn, {who(p)}"] and hand_words(hot, p) in hands_row(at, p)
+    assert "(you)" not in hands_row(at, 1 - p)
+    reloaded = open_page("imperia_play.py", {"game": at.query_params["game"]})
+    assert_handed_over(reloaded, p)
+
+
+def test_watching_the_bots_move_by_move(home):
+    at = start_play(seats=(PERSON, "heuristic"), seed=2, watch=True)
+    assert session_of(at).actions == [] and texts(at.subheader) == ["Next to move: Chance"]  # who starts (§3.1)
+    at.button(key="imperia_play_next").click().run()
+    assert len(session_of(at).actions) == 1 and at.query_params["watch"] == "1"
+    at.button(key="imperia_play_skip").click().run()
+    assert session_of(at).waiting_for() == 0 and texts(at.subheader) == ["Your turn, Player A (red)"]
 
 
 def test_the_rules_page_renders_and_opens_an_asked_section(home):

@@ -1,7 +1,9 @@
 """Imperia property tests over many complete random games of 2, 3 and 4 players (STYLE.md (c)3).
 
 Hypothesis draws the chance seed, the layout (default or generated), whether the start seat is
-fixed and the bots (random, or random keeping the warlord to the last); they play to the end. After *every* action:
+fixed and the bots (random, or random keeping the warlord to the last); they play to the end. A
+second test draws the configurable options instead (general_classes G9, general_orders G18,
+uncovered_tiles_score G13). After *every* action:
 
 * ``invariants.violations`` finds nothing (tiles conserved per colour and type, each tile once,
   one top tile per space, legal facings, cubes and warlords on their owners' top tiles, fortress
@@ -10,7 +12,8 @@ fixed and the bots (random, or random keeping the warlord to the last); they pla
   independently of the invariants module;
 * the position document round-trips to an equal state with the same legal actions;
 * every legal action's text parses back to it;
-* once recruiting is over no starting hand is three generals, and nobody ever retires (G21).
+* once recruiting is over no starting hand is three generals, and nobody ever retires (G21);
+* a general with a fixed order (its id ends -mob or -dir, G18) is offered only orders of its kind.
 
 At the end the recorded actions, replayed from a fresh initial state, give the same document.
 """
@@ -22,12 +25,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.bots import RandomBot
-from core.games.imperia.actions import WARLORD
+from core.games.imperia.actions import MOBILISE, SWAP_ENEMY, SWAP_OWN, WARLORD
+from core.games.imperia.board import GENERAL_TYPES
 from core.games.imperia.invariants import violations
 from core.interface import make_game
 from core.play import play_game
 
 GAMES_PER_COUNT = 200
+OPTION_GAMES_PER_COUNT = 60
 
 
 def tiles_per_colour(state) -> list[int]:
@@ -66,8 +71,13 @@ class Checker:
         for a in state.legal_actions():
             assert state.string_to_action(state.action_to_string(a)) == a, where
         if self.prev.decision_name() == "recruit" and state.decision_name() == "turn":
-            assert all(h[0] + h[1] < 3 for h in state.hand), where
+            assert all(sum(h[g] for g in GENERAL_TYPES) < 3 for h in state.hand), where
         assert not any(e.kind == "retired" for e in events), where
+        if state.decision_name() == "order":
+            general = state.game.tiles.ids[state.stacks[state.general][-1] & 15]
+            kinds = {a[0] for a in state.legal_actions()}
+            forbidden = {"-mob": {SWAP_OWN, SWAP_ENEMY}, "-dir": {MOBILISE}}.get(general[-4:], set())
+            assert not kinds & forbidden, where
         self.prev = state.clone()
 
 
@@ -83,7 +93,28 @@ def test_random_games_keep_every_invariant(players, seed, generated, fixed_start
     game = make_game(config)
     checker = Checker(game, f"{players} players, seed {seed}")
     bot = PatientBot if patient else RandomBot
-    played = play_game(config, [bot(seed + p) for p in range(players)], seed, on_step=checker)
+    play_and_replay(game, config, [bot(seed + p) for p in range(players)], seed, checker)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@settings(max_examples=OPTION_GAMES_PER_COUNT, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), orth=st.integers(0, 4), fixed=st.booleans(), uncovered=st.booleans(),
+       patient=st.booleans())
+def test_random_games_with_the_options_keep_every_invariant(players, seed, orth, fixed, uncovered, patient):
+    """G9, G13, G18: the same checks with the general classes, fixed general types and scoring
+    uncovered tiles drawn."""
+    config = {"game": "imperia", "players": players, "general_classes": {"orth": orth, "diag": 4 - orth},
+              "general_orders": "fixed_types_2_mobilise_2_direct" if fixed else "both_orders",
+              "uncovered_tiles_score": uncovered}
+    game = make_game(config)
+    checker = Checker(game, f"{players} players, seed {seed}, {config}")
+    bot = PatientBot if patient else RandomBot
+    play_and_replay(game, config, [bot(seed + p) for p in range(players)], seed, checker)
+
+
+def play_and_replay(game, config: dict, bots: list, seed: int, checker: Checker) -> None:
+    """Play to the end under ``checker``; the recorded actions replayed give the same document."""
+    played = play_game(config, bots, seed, on_step=checker)
     assert played.state.is_terminal() and played.state.winners()
     replayed = game.new_initial_state()
     for _, action in played.actions:

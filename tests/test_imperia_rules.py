@@ -7,13 +7,17 @@ import random
 
 import pytest
 
-from core.errors import IllegalActionError
+from core.bots import RandomBot
+from core.errors import IllegalActionError, SetupError
 from core.games.imperia.board import D, RING_TOUCHING, TYPE_NAMES
+from core.games.imperia.dashboard.boardview import tile_words
+from core.games.imperia.data import TEMPLATE
 from core.games.imperia.game import Imperia
 from core.games.imperia.position import build
 from core.games.imperia.rules import can_enter, exits, formations, next_space, protected_mask
 from core.games.imperia.scoring import space_points, tallies
 from core.interface import CHANCE
+from core.play import play_game
 
 FIELDS = ["FFFFFFFF"] * 3 + ["FFFCCFFF"] * 2 + ["FFFFFFFF"] * 3
 ZONE = [(1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (2, 1), (2, 6), (3, 1), (3, 6), (4, 1), (4, 6), (5, 1),
@@ -445,3 +449,226 @@ def test_im15_redraw_frequency_is_one_in_91():
         assert s.hand[0][0] + s.hand[0][1] < 3
     assert abs(redraws / trials - 1 / 91) < 4 * (1 / 91 / trials) ** 0.5  # within four standard errors
     assert TYPE_NAMES[:2] == ("gen/o", "gen/d")
+
+
+# ----- the configurable options: general_classes (G9), general_orders (G18), uncovered_tiles_score (G13) -----
+
+FIXED = {"general_orders": "fixed_types_2_mobilise_2_direct"}
+
+
+def generals_of(game) -> tuple:
+    """The ids of a colour's four generals (template indices 2-5) in the game's tile set."""
+    return game.tiles.ids[2:6]
+
+
+def test_g9_g13_g18_defaults_change_nothing():
+    """G9, G13, G18: the default config is the rulings' game: generals 2 orthogonal + 2 diagonal with
+    both orders, the data file's tile ids, uncovered tiles not scoring; spelling the defaults out
+    plays the same game."""
+    game = Imperia({})
+    assert game.tiles.ids == TEMPLATE and game.uncovered_tiles_score is False
+    assert game.new_initial_state().pile[0] == (2, 2, 2, 2, 3, 3, 0, 0, 0, 0)
+    explicit = {"general_classes": {"orth": 2, "diag": 2}, "general_orders": "both_orders",
+                "uncovered_tiles_score": False}
+    assert Imperia(explicit).tiles == game.tiles
+    plain, spelt = (play_game({"game": "imperia", "players": 3, **cfg}, [RandomBot(5 + p) for p in range(3)], 5)
+                    for cfg in ({}, explicit))
+    assert plain.actions == spelt.actions and plain.state.returns() == spelt.state.returns()
+
+
+def test_g9_general_classes_set_the_generals_of_the_pile():
+    """G9: {"orth": 3, "diag": 1} gives three orthogonal generals G1o G2o G3o and one diagonal G4d;
+    the draw odds follow (3/14 for an orthogonal general at the first draw)."""
+    game = Imperia({"general_classes": {"orth": 3, "diag": 1}, "start_seat": 0, "terrain_override": FIELDS})
+    assert generals_of(game) == ("G1o", "G2o", "G3o", "G4d")
+    s = game.new_initial_state()
+    assert s.pile[0][:2] == (3, 1) and sum(s.pile[0]) == 14
+    for a in ("fortress 1,2", "fortress 1,6", "fortress 6,5", "fortress 5,1"):
+        play(s, a)
+    odds = {s.action_to_string(a): p for a, p in s.chance_outcomes()}
+    assert odds["draw red gen/o"] == pytest.approx(3 / 14) and odds["draw red gen/d"] == pytest.approx(1 / 14)
+    assert generals_of(Imperia({"general_classes": {"orth": 0, "diag": 4}})) == ("G1d", "G2d", "G3d", "G4d")
+
+
+def test_g9_third_orthogonal_general_is_g3o_and_turns_orthogonally():
+    """G9: with three orthogonal generals, the third one placed is G3o, offered the 4 orthogonal
+    facings only, and the position document names it so."""
+    options = {"general_classes": {"orth": 3, "diag": 1}}
+    s = build(stacks={(0, 7): ["R-gen/o"], (7, 0): ["R-gen/o"]}, hands={"R": ["gen/o", "inf/o", "inf/d"]},
+              options=options)
+    assert {x for x in texts(s) if x.startswith("place gen/o 2,2")} == {f"place gen/o 2,2 {f}" for f in "NESW"}
+    assert not any(x.startswith("place gen/d") for x in texts(s))
+    play(s, "place gen/o 2,2 S")
+    stack = next(e for e in s.to_json()["stacks"] if e["space"] == [2, 2])
+    assert stack["tiles"] == ["red:G3o"] and stack["facings"] == ["S"]
+    assert Imperia({**s.game.config}).state_from_json(s.to_json()) == s
+
+
+@pytest.mark.parametrize("value", [{"orth": 3, "diag": 3}, {"orth": 4}, {"orth": -1, "diag": 5},
+                                   {"orth": 2.0, "diag": 2}, {"orth": True, "diag": 3}, "2+2", [2, 2],
+                                   {"orth": 2, "diag": 2, "cav": 0}])
+def test_g9_bad_general_classes_raise_a_setup_error(value):
+    """G9: the classes must be {"orth": a, "diag": b}, whole numbers summing to the 4 generals."""
+    with pytest.raises(SetupError) as err:
+        Imperia({"general_classes": value})
+    assert "general_classes" in str(err.value) and "'orth'" in str(err.value) and "4" in str(err.value)
+
+
+def test_g18_fixed_types_two_mobilisers_two_directors_whatever_the_classes():
+    """G18: with fixed types the odd-numbered generals mobilise and the even-numbered direct troops:
+    two of each for every split of G9, and each class of two generals or more has both."""
+    assert generals_of(Imperia(FIXED)) == ("G1o-mob", "G2o-dir", "G3d-mob", "G4d-dir")
+    for orth in range(5):
+        ids = generals_of(Imperia({**FIXED, "general_classes": {"orth": orth, "diag": 4 - orth}}))
+        assert [i.endswith("-mob") for i in ids] == [True, False, True, False]
+        assert [i[2] for i in ids] == ["o"] * orth + ["d"] * (4 - orth)
+    game = Imperia(FIXED)
+    assert game.new_initial_state().pile[0] == (0, 0, 2, 2, 3, 3, 1, 1, 1, 1)
+
+
+def im08_fixed(general: str):
+    """IM-08's position with red holding one fixed-type general."""
+    stacks = {(2, 2): ["R-inf/o"], (2, 3): ["Y-inf/o", "R-cav/o"], (3, 2): ["R-inf/o>S"]}
+    return build(stacks=stacks, cubes={"R": (3, 2)}, hands={"R": [general, "inf/o", "inf/d"]}, options=FIXED)
+
+
+def test_g18_fixed_mobiliser_only_mobilises():
+    """G18, IM-08 with a mobiliser: the same 12 mobilisations, no swap."""
+    s = im08_fixed("gen/d-mob")
+    play(s, "place gen/d-mob 4,2 SE")
+    assert texts(s) == {f"mobilise {a} {f}" for a in ("2,2", "2,3", "3,2") for f in "NESW"}
+
+
+def test_g18_fixed_director_only_directs_troops():
+    """G18, IM-08 with a troop-director: the 24 own swaps, no mobilisation."""
+    s = im08_fixed("gen/d-dir")
+    play(s, "place gen/d-dir 4,2 SE")
+    t = texts(s)
+    assert len(t) == 24 and all(x.startswith("swap own") for x in t)
+    with pytest.raises(IllegalActionError) as err:
+        play(s, "mobilise 2,3 E")
+    assert err.value.rule == "§6.6"
+
+
+def test_g18_fixed_director_swaps_with_an_enemy():
+    """G18, IM-09 with a troop-director: the enemy swap and the own swaps, no mobilisation."""
+    s = build(stacks={(2, 6): ["Y-inf/o"], (3, 6): ["Y-inf/o"], (3, 5): ["B-inf/o", "Y-inf/o"],
+                      (2, 2): ["R-inf/o"], (4, 3): ["R-inf/d", "R-cav/o"], (4, 2): ["R-inf/d"],
+                      (3, 2): ["R-inf/o>S"]},
+              cubes={"Y": (2, 6), "R": (3, 2)}, hands={"R": ["gen/o-dir", "inf/o", "inf/d"]}, options=FIXED)
+    play(s, "place gen/o-dir 4,2 E")
+    t = texts(s)
+    assert {x for x in t if x.startswith("swap enemy")} == {f"swap enemy 4,3 3,5 {f}" for f in "NESW"}
+    assert not any(x.startswith("mobilise") for x in t) and any(x.startswith("swap own") for x in t)
+
+
+def mobiliser_blocked(options: dict | None, general: str):
+    """Red's soldiers on (2,2) and (0,5): one step north is red's fortress or off the board."""
+    s = build(stacks={(2, 2): ["R-inf/o>S"], (0, 5): ["R-inf/o"]}, cubes={"R": (2, 2)},
+              hands={"R": [general, "inf/o", "inf/d"]}, options=options)
+    play(s, f"place {general} 3,2 N")
+    return s
+
+
+def test_g18_a_mobiliser_with_nothing_to_mobilise_becomes_the_front():
+    """G18: a general of a fixed type with no legal order of its kind gives none, even though a
+    troop-director could swap; it stays the front with step 1 (as IM-10)."""
+    assert mobiliser_blocked(None, "gen/o").decision_name() == "order"  # both orders: the swap is there
+    s = mobiliser_blocked(FIXED, "gen/o-mob")
+    assert s.decision_name() == "draw" and s.cube[0] == sp(3, 2) and next_space(s, 0) == sp(2, 2)
+
+
+def test_g18_fixed_types_visible_on_the_board_hidden_in_hands():
+    """G18, §7.2: a placed general's type is public (its id, the action text, the board's words);
+    in a hand it is hidden like the rest of the tile: other seats see only the public multiset."""
+    s = im08_fixed("gen/d-mob")
+    play(s, "place gen/d-mob 4,2 SE")
+    stack = next(e for e in s.observation(1)["stacks"] if e["space"] == [4, 2])
+    assert stack["tiles"] == ["red:G3d-mob"]
+    assert tile_words("red:G3d-mob", "SE") == "red general (diagonal, mobilises) facing SE"
+    assert tile_words("red:G2o-dir") == "red general (orthogonal, directs troops)"
+    red = s.observation(1)["players"][0]
+    assert "hand" not in red and red["unseen"]["gen/o-mob"] == 1 and "gen/d-mob" not in red["unseen"]
+    game = Imperia({**FIXED, "players": 2})
+    played = play_game(game.config, [RandomBot(p) for p in range(2)], 3)
+    state = game.new_initial_state()
+    for _, action in played.actions[:30]:
+        state.apply_action(action)
+    rng = random.Random(4)
+    for p in range(2):
+        assert game.resample(state, p, rng).observation(p) == state.observation(p)
+
+
+def test_g18_three_fixed_generals_are_redrawn():
+    """G18, §3.4: three generals of any types in the starting hand go back."""
+    s = Imperia({**FIXED, "start_seat": 0, "terrain_override": FIELDS}).new_initial_state()
+    for a in ("fortress 1,2", "fortress 1,6", "fortress 6,5", "fortress 5,1"):
+        play(s, a)
+    assert {s.action_to_string(a): p for a, p in s.chance_outcomes()}["draw red gen/o-mob"] == pytest.approx(1 / 14)
+    events = [e.kind for t in ("gen/o-mob", "gen/d-dir", "gen/o-dir") for e in play(s, f"draw red {t}")]
+    assert events[-1] == "redraw" and sum(s.pile[0]) == 14
+
+
+@pytest.mark.parametrize("value", ["fixed", "fixed_types", None, 2, ["both_orders"]])
+def test_g18_bad_general_orders_raise_a_setup_error(value):
+    """G18: general_orders is one of the two names; the message lists them."""
+    with pytest.raises(SetupError) as err:
+        Imperia({"general_orders": value})
+    assert "general_orders" in str(err.value) and "fixed_types_2_mobilise_2_direct" in str(err.value)
+
+
+def im14(**options):
+    return build(players=2, fortresses={"R": (1, 3), "Y": (6, 4)},
+                 stacks={(2, 3): ["R-inf/o"], (3, 3): ["Y-inf/o", "R-war"], (5, 4): ["Y-inf/o"], (4, 4): ["Y-war"],
+                         (4, 5): ["Y-inf/o", "R-inf/o"], **options.pop("stacks", {})},
+                 phase="over", options=options)
+
+
+def test_g13_uncovered_tile_scores_with_the_option():
+    """G13, IM-14 with uncovered_tiles_score: the red infantry on (4,5) is removed, the yellow one
+    under it joins yellow's formation and scores 1 + 1 (ring): yellow 9 beats red 7."""
+    assert [t.total for t in tallies(im14())] == [7, 7]  # the default (IM-14)
+    s = im14(uncovered_tiles_score=True)
+    red, yellow = tallies(s)
+    assert red.total == 7 and set(yellow.formation) == {sp(4, 4), sp(5, 4), sp(4, 5)}
+    assert (yellow.raw, yellow.ring, yellow.total) == (7, 2, 9) and s.winners() == [1]
+
+
+def test_g13_uncovered_tiles_score_only_joined_to_the_formation():
+    """G13 option, G31: one removal; an uncovered tile scores if it joins its owner's formation,
+    directly or through other uncovered tiles ((4,6) through (4,5)); the yellow tile uncovered on
+    (2,5) joins nothing and does not score, and nothing under it is looked at."""
+    extra = {(4, 6): ["Y-inf/d", "R-inf/o"], (2, 5): ["Y-cav/o", "Y-inf/d", "R-cav/o"]}
+    _, yellow = tallies(im14(uncovered_tiles_score=True, stacks=extra))
+    assert set(yellow.formation) == {sp(4, 4), sp(5, 4), sp(4, 5), sp(4, 6)} and yellow.total == 10
+
+
+def test_g13_a_removed_warlord_stays_inactive_when_its_space_is_uncovered():
+    """G13 option, G24: the yellow warlord outside yellow's formation is removed; the yellow tile
+    under it joins the formation and scores, but the warlord counts for nothing (height 0)."""
+    s = build(players=2, fortresses={"R": (1, 3), "Y": (6, 4)},
+              stacks={(2, 3): ["R-inf/o"], (3, 3): ["Y-inf/o", "R-war"], (5, 4): ["Y-inf/o"], (4, 4): ["Y-inf/d"],
+                      (4, 5): ["Y-inf/o", "R-inf/o"], (4, 6): ["Y-inf/d", "Y-war"]},
+              phase="over", options={"uncovered_tiles_score": True})
+    _, yellow = tallies(s)
+    assert sp(4, 6) in yellow.formation and yellow.warlord_height == 0
+
+
+def test_g13_an_uncovered_tile_is_penalised_by_an_active_warlord():
+    """G13 option, G23: the yellow tile uncovered on (2,4) (the burgundy infantry on it is in no
+    formation) joins yellow's formation beside red's active warlord on (1,4): it scores 1 + 1 (ring)
+    and costs 1. Provisional scores, as during play."""
+    stacks = {(1, 3): ["R-inf/o"], (1, 4): ["R-war"], (2, 6): ["Y-inf/o"], (2, 5): ["Y-inf/o"],
+              (2, 4): ["Y-inf/d", "B-inf/o"]}
+    plain, option = (tallies(build(stacks=stacks, to_move="Y", options=o))[1]
+                     for o in ({}, {"uncovered_tiles_score": True}))
+    assert (plain.raw, plain.ring, plain.penalty, plain.total) == (2, 1, 0, 3)
+    assert (option.raw, option.ring, option.penalty, option.total) == (3, 2, 1, 4)
+
+
+@pytest.mark.parametrize("value", ["true", 1, None, "yes"])
+def test_g13_bad_uncovered_tiles_score_raises_a_setup_error(value):
+    """G13: uncovered_tiles_score is true or false."""
+    with pytest.raises(SetupError) as err:
+        Imperia({"uncovered_tiles_score": value})
+    assert "uncovered_tiles_score" in str(err.value) and "true or false" in str(err.value)

@@ -1,7 +1,8 @@
 """Imperia's actions: small int tuples in the hot path, a stable text form for people and logs.
 
 An action is a tuple whose first item is its type; spaces are ints ``r * 8 + c``, facings 0..7
-(N NE E SE S SW W NW), tile types 0..5 (gen/o gen/d cav/o cav/d inf/o inf/d). The text form names
+(N NE E SE S SW W NW), tile types 0..9 (gen/o gen/d cav/o cav/d inf/o inf/d, then the generals of
+a fixed order gen/o-mob gen/d-mob gen/o-dir gen/d-dir, G18). The text form names
 everything from the action alone (never from the position), so a move log can be written from the
 final state (docs/imperia.md, "Action notation"):
 

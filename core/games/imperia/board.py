@@ -3,13 +3,17 @@
 Everything here is plain ints and tuples computed once at import. A space is ``r * 8 + c``; a
 direction is 0..7 in the order N NE E SE S SW W NW (even = orthogonal, odd = diagonal); a tile is
 ``colour * 16 + k`` with ``k`` its index in the data file's tile template (0 fortress, 1 warlord,
-2-5 generals, 6-9 cavalry, 10-15 infantry). Tiles of one *type* (kind and arrow class) are
-interchangeable for the rules, so hands, piles and actions speak of the six types only.
+2-5 generals, 6-9 cavalry, 10-15 infantry). Tiles of one *type* (kind, arrow class and, for a
+general with a fixed order, that order) are interchangeable for the rules, so hands, piles and
+actions speak of types only. Which general has which class and order depends on the game's
+options (G9, G18): ``tile_set`` gives a colour's tiles for them.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
+from functools import cache
 
 from core.games.imperia.data import TEMPLATE, data
 
@@ -24,26 +28,69 @@ ORIGINS = (0, 4, 32, 36)  # top-left space of each quadrant
 ROTATIONS = (0, 90, 180, 270)
 SIDES = "AB"
 
-# The six tile types: gen/o gen/d cav/o cav/d inf/o inf/d.
+# The tile types: the six of the default rules, then the generals with a fixed order (G18).
 GENERAL, CAVALRY, INFANTRY, WARLORD = 0, 1, 2, 3
 KIND_NAMES = ("gen", "cav", "inf", "war")
-TYPE_NAMES = ("gen/o", "gen/d", "cav/o", "cav/d", "inf/o", "inf/d")
+TYPE_NAMES = ("gen/o", "gen/d", "cav/o", "cav/d", "inf/o", "inf/d", "gen/o-mob", "gen/d-mob", "gen/o-dir",
+              "gen/d-dir")
+NTYPES = len(TYPE_NAMES)
 TYPE_INDEX = {name: t for t, name in enumerate(TYPE_NAMES)}
-TYPE_KIND = (GENERAL, GENERAL, CAVALRY, CAVALRY, INFANTRY, INFANTRY)
-TYPE_CLASS = (ORTH, DIAG, ORTH, DIAG, ORTH, DIAG)
-TYPE_RANK = (3, 3, 2, 2, 1, 1)
-TYPE_TOTAL = (2, 2, 2, 2, 3, 3)  # 14 soldiers: the pile and hand of a colour
-TYPE_IDS = ((2, 3), (4, 5), (6, 7), (8, 9), (10, 11, 12), (13, 14, 15))  # template indices per type
+TYPE_KIND = (GENERAL, GENERAL, CAVALRY, CAVALRY, INFANTRY, INFANTRY, GENERAL, GENERAL, GENERAL, GENERAL)
+TYPE_CLASS = (ORTH, DIAG, ORTH, DIAG, ORTH, DIAG, ORTH, DIAG, ORTH, DIAG)
+GENERAL_TYPES = tuple(t for t in range(NTYPES) if TYPE_KIND[t] == GENERAL)
+MOBILISE_ORDER, DIRECT_ORDER = 1, 2  # bits of the orders a general may give (§6.6)
+BOTH_ORDERS = MOBILISE_ORDER | DIRECT_ORDER
+TYPE_ORDERS = (BOTH_ORDERS, BOTH_ORDERS, 0, 0, 0, 0, MOBILISE_ORDER, MOBILISE_ORDER, DIRECT_ORDER, DIRECT_ORDER)
 FORTRESS_INDEX, WARLORD_INDEX = 0, 1
-WARLORD_RANK = 4
+RANK = {GENERAL: 3, CAVALRY: 2, INFANTRY: 1, WARLORD: 4}  # RULES.md §1
+WARLORD_RANK = RANK[WARLORD]
+TYPE_RANK = tuple(RANK[k] for k in TYPE_KIND)
 STEP = {GENERAL: 1, CAVALRY: 2, INFANTRY: 1}  # RULES.md §1 (general: G18)
 
-# Per template index (0..15): the type (-1 warlord, -2 fortress), rank and step.
-INDEX_TYPE = tuple(next((t for t, ids in enumerate(TYPE_IDS) if k in ids), -1 if k == 1 else -2)
-                   for k in range(16))
-INDEX_RANK = tuple(WARLORD_RANK if k == 1 else 0 if k == 0 else TYPE_RANK[INDEX_TYPE[k]] for k in range(16))
-INDEX_STEP = tuple(STEP[TYPE_KIND[INDEX_TYPE[k]]] if k >= 2 else 0 for k in range(16))
-INDEX_SOLDIER = tuple(k >= 6 for k in range(16))  # infantry and cavalry: the tiles orders address
+# Per template index (0..15): the kind (-1 fortress), rank and step; the same whatever the options.
+INDEX_KIND = tuple({"F": -1, "W": WARLORD, "G": GENERAL, "C": CAVALRY, "I": INFANTRY}[tid[0]] for tid in TEMPLATE)
+INDEX_RANK = tuple(RANK.get(k, 0) for k in INDEX_KIND)
+INDEX_STEP = tuple(STEP.get(k, 0) for k in INDEX_KIND)
+INDEX_SOLDIER = tuple(k in (CAVALRY, INFANTRY) for k in INDEX_KIND)  # the tiles orders address
+GENERALS = INDEX_KIND.count(GENERAL)  # per colour (§1)
+
+
+@dataclass(frozen=True)
+class TileSet:
+    """A colour's tiles under the general options (G9, G18), as per-index and per-type tables."""
+
+    ids: tuple  # per template index: the tile's id (G1o, G2o-dir, C3d, ...), written after its colour
+    index_type: tuple  # per template index: its type (-1 warlord, -2 fortress)
+    facings: tuple  # per template index: the facings of its class (none for the warlord and fortress)
+    type_ids: tuple  # per type: its template indices, ascending (placed in this order, §6.5)
+    total: tuple  # per type: the colour's tiles of it (14 soldiers in all)
+    types: tuple  # the types that have tiles, ascending: the rules loop over these only
+
+
+@cache
+def tile_set(orth: int, fixed_orders: bool) -> TileSet:
+    """The tiles when generals G1..G<orth> are orthogonal and the others diagonal (G9) and, with
+    ``fixed_orders``, the odd-numbered generals mobilise and the even-numbered direct troops (G18).
+    Alternating by number keeps two mobilisers and two directors whatever the classes, and gives
+    each class that has two generals one of each."""
+    ids = []
+    for tid in TEMPLATE:
+        if tid[0] == "G":
+            number = int(tid[1])
+            order = ("-mob" if number % 2 else "-dir") if fixed_orders else ""
+            tid = f"G{number}{'o' if number <= orth else 'd'}{order}"
+        ids.append(tid)
+    index_type = tuple(-2 if k == FORTRESS_INDEX else -1 if k == WARLORD_INDEX
+                       else TYPE_INDEX[f"{KIND_NAMES[INDEX_KIND[k]]}/{tid[2:]}"] for k, tid in enumerate(ids))
+    type_ids = tuple(tuple(k for k in range(16) if index_type[k] == t) for t in range(NTYPES))
+    total = tuple(len(k) for k in type_ids)
+    return TileSet(tuple(ids), index_type, tuple(FACINGS[TYPE_CLASS[t]] if t >= 0 else () for t in index_type),
+                   type_ids, total, tuple(t for t in range(NTYPES) if total[t]))
+
+
+# The default rules' type of each template index, for readers with no game at hand (notebooks): a
+# tile's kind is the same in every tile set, its class and order are not (the rules use game.tiles).
+INDEX_TYPE = tile_set(2, False).index_type
 
 
 def space_name(s: int) -> str:
@@ -149,3 +196,4 @@ def _villages_touch(side: str) -> bool:
 
 
 assert TEMPLATE[FORTRESS_INDEX] == "F" and TEMPLATE[WARLORD_INDEX] == "W"
+assert tile_set(2, False).ids == TEMPLATE  # the data file's template is the default rules' set

@@ -5,20 +5,24 @@ Config keys (docs/imperia.md, "Configuration"): ``game`` ("imperia"), ``players`
 or an explicit list of 4 boards ``{"A": [4 rows], "B": [4 rows]}``, G1), ``layout_seed`` and
 ``layout_counts`` (the generated scheme), ``terrain_override`` (8 strings of F/M/V with C on the
 castle: the board is given and not built, for fixtures), ``fortress_min_distance`` (3, or 2: G5),
-``castle_ring`` ("touching_12" or "orthogonal_8": G4). Every bad value is a SetupError naming the key.
+``castle_ring`` ("touching_12" or "orthogonal_8": G4), ``general_classes`` ({"orth": a, "diag": b},
+a + b = 4: G9), ``general_orders`` ("both_orders" or "fixed_types_2_mobilise_2_direct": G18),
+``uncovered_tiles_score`` (false or true: G13). Every bad value is a SetupError naming the key.
 """
 
 from __future__ import annotations
 
 from core.errors import SetupError
 from core.jsonio import clip
-from core.games.imperia.board import (CASTLE_MASK, D, RING_ORTHOGONAL, RING_TOUCHING, SPACES, generate_sides, mask)
+from core.games.imperia.board import (CASTLE_MASK, D, GENERALS, RING_ORTHOGONAL, RING_TOUCHING, SPACES, TileSet,
+                                      generate_sides, mask, tile_set)
 from core.errors import DataError
 from core.games.imperia.data import check_side
 
 CONFIG_KEYS = {"game", "players", "start_seat", "layout", "layout_seed", "layout_counts", "terrain_override",
-               "fortress_min_distance", "castle_ring"}
+               "fortress_min_distance", "castle_ring", "general_classes", "general_orders", "uncovered_tiles_score"}
 RINGS = {"touching_12": RING_TOUCHING, "orthogonal_8": RING_ORTHOGONAL}
+GENERAL_ORDERS = ("both_orders", "fixed_types_2_mobilise_2_direct")
 
 
 class Imperia:
@@ -53,6 +57,11 @@ class Imperia:
         if ring not in RINGS:
             raise SetupError(f"config.castle_ring: must be one of {sorted(RINGS)}, got {clip(ring)}")
         self.ring_mask = mask(RINGS[ring])
+        self.tiles = tiles_of(config)
+        uncovered = config.get("uncovered_tiles_score", False)
+        if type(uncovered) is not bool:
+            raise SetupError(f"config.uncovered_tiles_score: must be true or false, got {clip(uncovered)}")
+        self.uncovered_tiles_score = uncovered
         self.config = {**config, "game": self.name, "players": players, "layout": layout}
 
     def new_initial_state(self):
@@ -79,6 +88,20 @@ class Imperia:
         """Each seat's estimated share of the win from the (provisional) scores."""
         from core.games.imperia.search import evaluate
         return evaluate(state)
+
+
+def tiles_of(config: dict) -> TileSet:
+    """A colour's tiles under the config's ``general_classes`` (G9) and ``general_orders`` (G18);
+    SetupError naming the key when either is bad."""
+    classes = config.get("general_classes", {"orth": 2, "diag": 2})
+    if (not isinstance(classes, dict) or set(classes) != {"orth", "diag"}
+            or not all(type(v) is int and v >= 0 for v in classes.values()) or sum(classes.values()) != GENERALS):
+        raise SetupError(f"config.general_classes: {{'orth': a, 'diag': b}} with whole numbers a, b >= 0 and "
+                         f"a + b = {GENERALS} (the generals of a colour), got {clip(classes)}")
+    orders = config.get("general_orders", GENERAL_ORDERS[0])
+    if orders not in GENERAL_ORDERS:
+        raise SetupError(f"config.general_orders: must be one of {list(GENERAL_ORDERS)}, got {clip(orders)}")
+    return tile_set(classes["orth"], orders != GENERAL_ORDERS[0])
 
 
 def _layout(config: dict):

@@ -1,24 +1,25 @@
 """Every invariant of the specification on one state, as a list of violations (empty = sound).
 
 Called by the position reader and, after every action, by the property tests: tiles conserved
-per colour and type (board + hand + pile = 14 soldiers), each tile at most once on the board, one
-top tile per stack (units only, never on a covered or fortress space), legal facings, cubes on
+per colour and type (board + hand + pile = the game's tile set: 14 soldiers, none of a type the
+options leave out), each tile at most once on the board, one top tile per stack (units only,
+never on a covered or fortress space), legal facings (of each tile's class in the tile set), cubes on
 their owner's top tiles, warlords on top and only for finished players, fortress sites legal,
 hands refilled to three while the pile lasts.
 """
 
 from __future__ import annotations
 
-from core.games.imperia.board import (FACINGS, FORTRESS_ZONE_MASK, INDEX_TYPE, SPACES, TYPE_CLASS, TYPE_TOTAL,
-                                      WARLORD_INDEX, cheb, space_name)
+from core.games.imperia.board import FORTRESS_ZONE_MASK, NTYPES, SPACES, WARLORD_INDEX, cheb, space_name
 from core.games.imperia.state import P_DRAW, P_FORTRESS, P_ORDER, P_RECRUIT, P_TURN, P_OVER
 
 
 def violations(st) -> list[str]:
     out: list[str] = []
     n = st.n
+    tiles = st.game.tiles
     seen: set[int] = set()
-    by_type = [[0] * 6 for _ in range(n)]
+    by_type = [[0] * NTYPES for _ in range(n)]
     for s in range(SPACES):
         stack = st.stacks[s]
         if stack and (st.blocked >> s) & 1:
@@ -35,18 +36,17 @@ def violations(st) -> list[str]:
                 if st.warlord[tile >> 4] != s:
                     out.append(f"{space_name(s)}: warlord not recorded for its player")
                 continue
-            t = INDEX_TYPE[k]
-            by_type[tile >> 4][t] += 1
-            if st.facing[tile] not in FACINGS[TYPE_CLASS[t]]:
+            by_type[tile >> 4][tiles.index_type[k]] += 1
+            if st.facing[tile] not in tiles.facings[k]:
                 out.append(f"{space_name(s)}: tile {tile} faces {st.facing[tile]}, not a facing of its class")
     for tile in range(16 * n):
         if tile not in seen and st.facing[tile] != -1:
             out.append(f"tile {tile} is off the board but has a facing")
     for p in range(n):
-        for t in range(6):
-            if by_type[p][t] + st.hand[p][t] + st.pile[p][t] != TYPE_TOTAL[t]:
+        for t in range(NTYPES):
+            if by_type[p][t] + st.hand[p][t] + st.pile[p][t] != tiles.total[t]:
                 out.append(f"seat {p}: type {t}: board {by_type[p][t]} + hand {st.hand[p][t]} + pile "
-                           f"{st.pile[p][t]} != {TYPE_TOTAL[t]}")
+                           f"{st.pile[p][t]} != {tiles.total[t]}")
         c = st.cube[p]
         if c >= 0 and not (st.stacks[c] and st.stacks[c][-1] >> 4 == p):
             out.append(f"seat {p}: cube on {space_name(c)}, not on its own top tile")

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from core.errors import NotationError
 from core.jsonio import clip
-from core.games.imperia.board import (DIRECTIONS, FACINGS, QUADRANTS, SIDES, SPACES, TYPE_CLASS, TYPE_IDS,
-                                      TYPE_INDEX, TYPE_NAMES, TYPE_TOTAL, rc)
-from core.games.imperia.data import TEMPLATE, data
+from core.games.imperia.board import (DIRECTIONS, FACINGS, NTYPES, QUADRANTS, SIDES, SPACES, TYPE_CLASS, TYPE_INDEX,
+                                      TYPE_NAMES, rc)
+from core.games.imperia.data import data
 from core.games.imperia.state import PHASES, State
 
 FORMAT = 1
@@ -20,8 +20,9 @@ COLOURS = data().colours
 STATUS = ("playing", "finished", "retired")
 
 
-def tile_name(tile: int) -> str:
-    return f"{COLOURS[tile >> 4]}:{TEMPLATE[tile & 15]}"
+def tile_name(tile: int, ids: tuple) -> str:
+    """``red:C3d``: the colour and the tile's id in the game's tile set (``game.tiles.ids``)."""
+    return f"{COLOURS[tile >> 4]}:{ids[tile & 15]}"
 
 
 def _space_or_none(s: int):
@@ -36,7 +37,7 @@ def state_to_document(st: State) -> dict:
     stacks = []
     for s in range(SPACES):
         if st.stacks[s]:
-            stacks.append({"space": rc(s), "tiles": [tile_name(t) for t in st.stacks[s]],
+            stacks.append({"space": rc(s), "tiles": [tile_name(t, st.game.tiles.ids) for t in st.stacks[s]],
                            "facings": [DIRECTIONS[st.facing[t]] if st.facing[t] >= 0 else None for t in st.stacks[s]]})
     players = []
     for p in range(st.n):
@@ -97,19 +98,19 @@ def _space(value, where: str, allow_none: bool = False) -> int:
     return value[0] * 8 + value[1]
 
 
-def _type_counts(value, where: str) -> tuple:
+def _type_counts(value, total: tuple, where: str) -> tuple:
     if not isinstance(value, dict) or not set(value) <= set(TYPE_NAMES):
         _bad(where, f"an object of tile-type counts like {{'inf/o': 2}}, got {clip(value)}")
-    return tuple(_int(value.get(name, 0), 0, TYPE_TOTAL[t], f"{where}.{name}") for t, name in enumerate(TYPE_NAMES))
+    return tuple(_int(value.get(name, 0), 0, total[t], f"{where}.{name}") for t, name in enumerate(TYPE_NAMES))
 
 
-def _tile(text, n: int, where: str) -> int:
+def _tile(text, n: int, ids: tuple, where: str) -> int:
     if not isinstance(text, str) or text.count(":") != 1:
         _bad(where, f"a tile is written 'colour:ID' (e.g. 'red:C3d'), got {clip(text)}")
     colour, tid = text.split(":")
-    if colour not in COLOURS[:n] or tid not in TEMPLATE or tid == "F":
-        _bad(where, f"unknown tile {clip(text)} for {n} players")
-    return 16 * COLOURS.index(colour) + TEMPLATE.index(tid)
+    if colour not in COLOURS[:n] or tid not in ids or tid == "F":
+        _bad(where, f"unknown tile {clip(text)} for {n} players and this game's tiles")
+    return 16 * COLOURS.index(colour) + ids.index(tid)
 
 
 def state_from_document(game, doc, check: bool = True) -> State:
@@ -164,8 +165,8 @@ def state_from_document(game, doc, check: bool = True) -> State:
         where = f"players[{p}]."
         if not isinstance(entry, dict):
             _bad(f"players[{p}]", "must be an object")
-        st.hand[p] = _type_counts(_get(entry, "hand", where), where + "hand")
-        st.pile[p] = _type_counts(_get(entry, "pile", where), where + "pile")
+        st.hand[p] = _type_counts(_get(entry, "hand", where), game.tiles.total, where + "hand")
+        st.pile[p] = _type_counts(_get(entry, "pile", where), game.tiles.total, where + "pile")
         st.cube[p] = _space(_get(entry, "cube", where), where + "cube", True)
         st.warlord[p] = _space(_get(entry, "warlord", where), where + "warlord", True)
         if entry.get("status") not in STATUS:
@@ -196,7 +197,7 @@ def _read_stacks(st: State, stacks, n: int) -> None:
                 or len(facings) != len(tiles) or len(tiles) > 16 * n:
             _bad(where, "one entry per space, with as many facings (or nulls) as tiles")
         seen.add(s)
-        ids = tuple(_tile(t, n, f"{where}.tiles[{i}]") for i, t in enumerate(tiles))
+        ids = tuple(_tile(t, n, st.game.tiles.ids, f"{where}.tiles[{i}]") for i, t in enumerate(tiles))
         for i, (tile, f) in enumerate(zip(ids, facings)):
             if f is None:
                 continue
@@ -218,7 +219,7 @@ def _seat(who) -> int:
 
 def build(players: int = 4, fortresses: dict | None = None, stacks: dict | None = None, cubes: dict | None = None,
           hands: dict | None = None, piles: dict | None = None, to_move="R", terrain: list | None = None,
-          phase: str = "turn", check: bool = True) -> State:
+          phase: str = "turn", options: dict | None = None, check: bool = True) -> State:
     """A position of the play phase, written compactly (the notation of RULES.md §12):
 
     * ``fortresses`` {seat: (r, c)} (seats as 0..3 or R/Y/B/O; default the §12 base position);
@@ -226,7 +227,9 @@ def build(players: int = 4, fortresses: dict | None = None, stacks: dict | None 
     * ``cubes`` {seat: (r, c)}: each player's front;
     * ``hands`` {seat: ["inf/o", ...]}: default the first three types left, in type order;
     * ``piles`` {seat: {"inf/o": 2}}: default every tile not on the board nor in the hand;
-    * ``terrain``: 8 strings F/M/V/C (default all fields around the castle).
+    * ``terrain``: 8 strings F/M/V/C (default all fields around the castle);
+    * ``options``: more config keys of the game (``general_orders``, ``uncovered_tiles_score``, …);
+      tokens then name the types of its tile set (``R-gen/o-mob``).
 
     A warlord on the board marks its owner finished. ``check=False`` skips the invariants, for
     scenarios that leave tiles unaccounted for (RULES.md IM-11).
@@ -234,10 +237,12 @@ def build(players: int = 4, fortresses: dict | None = None, stacks: dict | None 
     from core.games.imperia.game import Imperia
 
     rows = terrain or ["FFFFFFFF"] * 3 + ["FFFCCFFF"] * 2 + ["FFFFFFFF"] * 3
-    game = Imperia({"game": "imperia", "players": players, "start_seat": 0, "terrain_override": rows})
+    game = Imperia({"game": "imperia", "players": players, "start_seat": 0, "terrain_override": rows,
+                    **(options or {})})
+    tileset = game.tiles
     fortresses = fortresses if fortresses is not None else {k: v for k, v in BASE_FORTRESSES.items()
                                                           if LETTERS[k] < players}
-    on_board = [[0] * 6 for _ in range(players)]
+    on_board = [[0] * NTYPES for _ in range(players)]
     stack_docs, warlords = [], {}
     for (r, c), tokens in (stacks or {}).items():
         tiles, facings = [], []
@@ -250,7 +255,7 @@ def build(players: int = 4, fortresses: dict | None = None, stacks: dict | None 
                 warlords[p] = [r, c]
             else:
                 t = TYPE_INDEX[body]
-                tiles.append(f"{COLOURS[p]}:{TEMPLATE[TYPE_IDS[t][on_board[p][t]]]}")
+                tiles.append(tile_name(16 * p + tileset.type_ids[t][on_board[p][t]], tileset.ids))
                 on_board[p][t] += 1
                 facing = facing or DIRECTIONS[FACINGS[TYPE_CLASS[t]][0]]
             facings.append(facing or None)
@@ -260,22 +265,22 @@ def build(players: int = 4, fortresses: dict | None = None, stacks: dict | None 
     cubes = {_seat(k): v for k, v in (cubes or {}).items()}
     player_docs = []
     for p in range(players):
-        left = [TYPE_TOTAL[t] - on_board[p][t] for t in range(6)]
+        left = [tileset.total[t] - on_board[p][t] for t in range(NTYPES)]
         if p in hands:
-            hand = [0] * 6
+            hand = [0] * NTYPES
             for name in hands[p]:
                 hand[TYPE_INDEX[name]] += 1
         else:
-            hand, budget = [0] * 6, 3
-            for t in range(6):
+            hand, budget = [0] * NTYPES, 3
+            for t in range(NTYPES):
                 take = min(left[t], budget)
                 hand[t], budget = take, budget - take
-        pile = [0] * 6
+        pile = [0] * NTYPES
         if p in piles:
             for name, count in piles[p].items():
                 pile[TYPE_INDEX[name]] = count
         else:
-            pile = [left[t] - hand[t] for t in range(6)]
+            pile = [left[t] - hand[t] for t in range(NTYPES)]
         player_docs.append({"seat": p, "colour": COLOURS[p], "hand": _counts(tuple(hand)), "pile": _counts(tuple(pile)),
                             "cube": list(cubes[p]) if p in cubes else None, "warlord": warlords.get(p),
                             "status": "finished" if p in warlords else "playing", "campaigns": 0, "redraws": 0,

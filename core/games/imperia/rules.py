@@ -9,8 +9,9 @@ position when asked and cached on the state until the next action (G12).
 from __future__ import annotations
 
 from core.games.imperia.actions import MOBILISE, PLACE, RETIRE, SWAP_ENEMY, SWAP_OWN, WARLORD
-from core.games.imperia.board import (ADJACENT, FACINGS, INDEX_RANK, INDEX_SOLDIER, INDEX_STEP, INDEX_TYPE,
-                                      SPACES, TARGET, TYPE_CLASS, TYPE_RANK, WARLORD_INDEX, WARLORD_RANK)
+from core.games.imperia.board import (ADJACENT, DIRECT_ORDER, FACINGS, INDEX_RANK, INDEX_SOLDIER, INDEX_STEP,
+                                      MOBILISE_ORDER, SPACES, TARGET, TYPE_CLASS, TYPE_ORDERS, TYPE_RANK,
+                                      WARLORD_INDEX, WARLORD_RANK)
 
 
 def top(state, s: int) -> int:
@@ -137,7 +138,7 @@ def legal_turn(state, p: int) -> list[tuple]:
     front, n = state.cube[p], next_space(state, p)
     nv = valid(state, n)
     n_empty = nv and not state.stacks[n]
-    types = [t for t in range(6) if hand[t]]
+    types = [t for t in state.game.tiles.types if hand[t]]
     w_next = nv and can_enter(state, p, WARLORD_RANK, n)
     if not types:  # only the warlord is left
         return [(WARLORD, n)] if w_next else [(WARLORD, front)]
@@ -173,19 +174,39 @@ def soldiers(state, p: int) -> list[int]:
 
 def legal_orders(state, p: int, general: int) -> list[tuple]:
     """The orders the general just placed on ``general`` may give (§6.6): mobilise, own swaps,
-    swaps against an enemy. Empty when none is legal (the general then stays the front)."""
-    stacks, facing = state.stacks, state.facing
-    d = facing[stacks[general][-1]]
+    swaps against an enemy; a general of a fixed type only its own kind of order (G18). Empty
+    when none is legal (the general then stays the front)."""
+    g = state.stacks[general][-1]
+    orders = TYPE_ORDERS[state.game.tiles.index_type[g & 15]]
     own = soldiers(state, p)
+    out = []
+    if orders & MOBILISE_ORDER:
+        out += _mobilise_orders(state, p, own, state.facing[g])
+    if orders & DIRECT_ORDER:
+        out += _direct_orders(state, p, own)
+    return out
+
+
+def _mobilise_orders(state, p: int, own: list[int], d: int) -> list[tuple]:
+    """Mobilise (§6.6): an own soldier's stack one step the way the general faces, never onto an enemy."""
+    stacks, facings = state.stacks, state.game.tiles.facings
     out = []
     for a in own:
         b = TARGET[1][a][d]
         if valid(state, b) and (not stacks[b] or stacks[b][-1] >> 4 == p):
-            out += [(MOBILISE, a, f) for f in _facings(stacks[a][-1])]
+            out += [(MOBILISE, a, f) for f in facings[stacks[a][-1] & 15]]
+    return out
+
+
+def _direct_orders(state, p: int, own: list[int]) -> list[tuple]:
+    """Direct troops (§6.6): swaps of two own soldiers, then swaps with an enemy soldier (rank, level,
+    protection)."""
+    stacks, facings = state.stacks, state.game.tiles.facings
+    out = []
     for i, a in enumerate(own):
         for b in own[i + 1:]:
-            out += [(SWAP_OWN, a, b, b, f) for f in _facings(stacks[a][-1])]
-            out += [(SWAP_OWN, a, b, a, f) for f in _facings(stacks[b][-1])]
+            out += [(SWAP_OWN, a, b, b, f) for f in facings[stacks[a][-1] & 15]]
+            out += [(SWAP_OWN, a, b, a, f) for f in facings[stacks[b][-1] & 15]]
     enemies = [s for q in range(state.n) if q != p for s in soldiers(state, q)]
     for a in own:
         ta = stacks[a][-1]
@@ -194,9 +215,5 @@ def legal_orders(state, p: int, general: int) -> list[tuple]:
             tb = stacks[b][-1]
             if (rank >= INDEX_RANK[tb & 15] and level >= len(stacks[b])
                     and not (protected_mask(state, tb >> 4) >> b) & 1):
-                out += [(SWAP_ENEMY, a, b, f) for f in _facings(ta)]
+                out += [(SWAP_ENEMY, a, b, f) for f in facings[ta & 15]]
     return out
-
-
-def _facings(tile: int) -> tuple:
-    return FACINGS[TYPE_CLASS[INDEX_TYPE[tile & 15]]]

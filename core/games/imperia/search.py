@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from core.games.imperia.board import TYPE_TOTAL
+from core.games.imperia.board import GENERAL, NTYPES, TYPE_KIND
 
 TEMPERATURE = 4.0  # points: a lead of 4 points is worth e times the share
 WIN_WEIGHT = 0.8
@@ -25,13 +25,13 @@ def resample(state, player: int, rng):
         size = sum(state.hand[q])
         if q == player or not size:
             continue
-        pool = [t for t in range(6) for _ in range(state.hand[q][t] + state.pile[q][t])]
-        fresh = sum(state.hand[q]) + sum(state.pile[q]) == sum(TYPE_TOTAL)
+        pool = [t for t in state.game.tiles.types for _ in range(state.hand[q][t] + state.pile[q][t])]
+        fresh = sum(state.hand[q]) + sum(state.pile[q]) == sum(state.game.tiles.total)
         while True:
             drawn = rng.sample(pool, size)
-            if not (fresh and size == 3 and all(t < 2 for t in drawn)):
+            if not (fresh and size == 3 and all(TYPE_KIND[t] == GENERAL for t in drawn)):
                 break
-        hand = [0] * 6
+        hand = [0] * NTYPES
         for t in drawn:
             hand[t] += 1
         other.hand[q] = tuple(hand)

@@ -8,7 +8,8 @@ Fields (one entry per seat where it is a list of n):
   (placed sides: (board, side, quadrant, rotation)), ``blocked`` (bit mask: covered or fortress);
 * ``stacks`` (64 tuples of tile ids, bottom→top), ``facing`` (per tile id, -1 none);
 * ``fortress``, ``cube``, ``warlord`` (a space or -1), ``status`` (0 playing, 1 warlord placed,
-  2 retired), ``hand`` and ``pile`` (6 counts by tile type: the pile is a multiset, its order does
+  2 retired), ``hand`` and ``pile`` (counts by tile type, board.NTYPES of them, zero for the types
+  the game's options leave out: the pile is a multiset, its order does
   not exist until a draw, which is a chance node — the same law as a shuffled pile, §7.3),
   ``general`` (the space of a general waiting to give its order, -1), and the counters
   ``campaigns``, ``redraws``, ``battles`` (analytics, §10).
@@ -27,8 +28,8 @@ from core.jsonio import clip
 from core.games.imperia import rules
 from core.games.imperia.actions import (BOARD, CHANCE_TYPES, DRAW, FORTRESS, MOBILISE, PLACE, RANDOM_BOARD, RETIRE,
                                         START, SWAP_ENEMY, SWAP_OWN, WARLORD, action_text, parse_action)
-from core.games.imperia.board import (CASTLE, FORTRESS_ZONE_MASK, ORIGINS, QUADRANTS, SPACES, TARGET, TYPE_IDS,
-                                      TYPE_KIND, TYPE_TOTAL, GENERAL, WARLORD_INDEX, cheb, rotate, space_name)
+from core.games.imperia.board import (CASTLE, FORTRESS_ZONE_MASK, GENERAL, GENERAL_TYPES, NTYPES, ORIGINS,
+                                      QUADRANTS, SPACES, TARGET, TYPE_KIND, WARLORD_INDEX, cheb, rotate, space_name)
 
 P_START, P_RANDOM_BOARD, P_BOARD, P_FORTRESS, P_RECRUIT, P_TURN, P_ORDER, P_DRAW, P_OVER = range(9)
 PHASES = ("start", "random_board", "board", "fortress", "recruit", "turn", "order", "draw", "over")
@@ -75,8 +76,8 @@ class State:
         self.facing = [-1] * (16 * n)
         self.fortress, self.cube, self.warlord = [-1] * n, [-1] * n, [-1] * n
         self.status = [0] * n
-        self.hand = [(0,) * 6] * n
-        self.pile = [TYPE_TOTAL] * n
+        self.hand = [(0,) * NTYPES] * n
+        self.pile = [game.tiles.total] * n
         self.campaigns, self.redraws, self.battles = [0] * n, [0] * n, [0] * n
         self.events, self.cache, self._legal, self._legal_set = [], {}, None, None
 
@@ -288,7 +289,7 @@ def _legal_fortress(st: State) -> list:
 
 def _legal_draw(st: State) -> list:
     pile = st.pile[st.current]
-    return [(DRAW, st.current, t) for t in range(6) if pile[t]]
+    return [(DRAW, st.current, t) for t in st.game.tiles.types if pile[t]]
 
 
 def _legal_turn(st: State) -> list:
@@ -340,9 +341,9 @@ def _apply_draw(st: State, a: tuple) -> None:
         st.pile[p], st.hand[p] = tuple(pile), tuple(hand)
         _next_turn(st, p)
         return
-    if sum(hand) == HAND_SIZE and hand[0] + hand[1] == HAND_SIZE:  # three generals: reshuffle (§3.4)
+    if sum(hand) == HAND_SIZE and sum(hand[g] for g in GENERAL_TYPES) == HAND_SIZE:  # three generals (§3.4)
         pile = [x + y for x, y in zip(pile, hand)]
-        hand = [0] * 6
+        hand = [0] * NTYPES
         st.redraws[p] += 1
         st.emit("redraw", "§3.4", seat=p)
     st.pile[p], st.hand[p] = tuple(pile), tuple(hand)
@@ -368,7 +369,8 @@ def _apply_place(st: State, a: tuple) -> None:
     _, t, s, f = a
     p = st.current
     hand = list(st.hand[p])
-    tile = 16 * p + TYPE_IDS[t][TYPE_TOTAL[t] - hand[t] - st.pile[p][t]]  # the next unplaced one
+    tiles = st.game.tiles
+    tile = 16 * p + tiles.type_ids[t][tiles.total[t] - hand[t] - st.pile[p][t]]  # the next unplaced one
     n = rules.next_space(st, p)
     hand[t] -= 1
     st.hand[p] = tuple(hand)
@@ -494,7 +496,8 @@ def _explain(st: State, a: tuple) -> tuple[str, str]:
     if st.phase == P_TURN:
         return _explain_turn(st, a)
     if st.phase == P_ORDER:
-        return "§6.6", "not an order this general may give (own top soldiers; never onto an enemy; rank, level, protection)"
+        return "§6.6", ("not an order this general may give (its type, G18; own top soldiers; never onto an enemy; "
+                        "rank, level, protection)")
     return rule, "not one of the legal choices"
 
 

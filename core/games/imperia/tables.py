@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from core.games.imperia.actions import (BOARD, DRAW, FORTRESS, MOBILISE, PLACE, RANDOM_BOARD, RETIRE, START,
                                         SWAP_ENEMY, SWAP_OWN, WARLORD, action_text)
-from core.games.imperia.board import (CASTLE_MASK, DIRECTIONS, INDEX_RANK, INDEX_TYPE, KIND_NAMES, QUADRANTS,
-                                      ROTATIONS, SIDES, SPACES, TYPE_CLASS, TYPE_KIND, WARLORD_INDEX)
+from core.games.imperia.board import (CASTLE_MASK, DIRECTIONS, GENERAL_TYPES, INDEX_KIND, INDEX_RANK, KIND_NAMES,
+                                      QUADRANTS, ROTATIONS, SIDES, SPACES, TYPE_CLASS, TYPE_KIND)
 from core.games.imperia.rules import components
 from core.games.imperia.scoring import space_points, tallies
 from core.games.imperia.state import P_TURN, PHASES
@@ -164,11 +164,6 @@ CLOSED = {"status": STATUSES, "phase": PHASES[:-1], "kind": KINDS, "move": MOVES
           "terrain": TERRAINS, "layout": LAYOUTS, "castle_ring": RINGS}
 
 
-def _kind_of(tile: int) -> int:
-    """The tile's kind (GENERAL, CAVALRY, INFANTRY or WARLORD index into KIND_NAMES)."""
-    return 3 if (tile & 15) == WARLORD_INDEX else TYPE_KIND[INDEX_TYPE[tile & 15]]
-
-
 class GameRecorder(Recorder):
     """Collects the rows of one game from its actions and states.
 
@@ -268,7 +263,8 @@ class GameRecorder(Recorder):
         elif kind in (MOBILISE, SWAP_OWN, SWAP_ENEMY):
             space = state.cube[player]
             top = stacks[space][-1]
-            tile_kind, tile_class = KIND_NAMES[_kind_of(top)], CLASSES[TYPE_CLASS[INDEX_TYPE[top & 15]]]
+            tile_kind = KIND_NAMES[INDEX_KIND[top & 15]]
+            tile_class = CLASSES[TYPE_CLASS[state.game.tiles.index_type[top & 15]]]
             facing = DIRECTIONS[a[-1]]
             if kind == MOBILISE:
                 o_from, o_to = a[1], space
@@ -293,7 +289,7 @@ class GameRecorder(Recorder):
             hand, pile = state.hand[p], state.pile[p]
             rows.append((*key, ply, turn, p, *figures[:9], sum(hand) + sum(pile), state.campaigns[p],
                          state.battles[p], self._lost[p], figures[9], self._warlord_ply[p],
-                         hand[0] + hand[1], hand[2] + hand[3], hand[4] + hand[5]))
+                         sum(hand[g] for g in GENERAL_TYPES), hand[2] + hand[3], hand[4] + hand[5]))
 
     # ----- at the end -----
 
@@ -308,7 +304,7 @@ class GameRecorder(Recorder):
             owner = stack[-1] >> 4 if stack else None
             rows.append((*self._key, s, s >> 3, s & 7, letter if letter in TERRAINS else None,
                          space_points(state, s), bool((covered >> s) & 1), bool((ring >> s) & 1), fortress.get(s),
-                         owner, KIND_NAMES[_kind_of(stack[-1])] if stack else None, len(stack),
+                         owner, KIND_NAMES[INDEX_KIND[stack[-1] & 15]] if stack else None, len(stack),
                          owner is not None and s in scored[owner]))
 
     def _game_row(self, status: str, figures: tuple, error: str | None) -> None:

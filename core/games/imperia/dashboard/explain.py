@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from core.games.imperia.board import QUADRANTS, TYPE_NAMES
 from core.games.imperia.data import TEMPLATE, data
+from core.games.imperia.game import tiles_of
 from core.games.imperia.position import tile_name
 from dashboard.style import player_label
 
 TYPE_WORDS = {"gen/o": "straight general", "gen/d": "slanted general", "cav/o": "straight cavalry",
-              "cav/d": "slanted cavalry", "inf/o": "straight infantry", "inf/d": "slanted infantry"}
+              "cav/d": "slanted cavalry", "inf/o": "straight infantry", "inf/d": "slanted infantry",
+              "gen/o-mob": "straight mobilising general", "gen/d-mob": "slanted mobilising general",
+              "gen/o-dir": "straight troop-directing general", "gen/d-dir": "slanted troop-directing general"}
 KIND_WORDS = {"W": "warlord", "G": "general", "C": "cavalry", "I": "infantry"}
 
 
@@ -90,7 +93,8 @@ def explain(event: dict, position: dict | None = None, viewer: int | None = None
 def _placed(event: dict, position: dict | None) -> str:
     seat, space = event["seat"], event["space"]
     stack = _stack(position, space)
-    on_top = stack is not None and stack["tiles"][-1] == tile_name(event["tile"])
+    on_top = stack is not None and stack["tiles"][-1] == tile_name(event["tile"],
+                                                                   tiles_of(position["config"]).ids)
     facing = f" facing {stack['facings'][-1]}" if on_top else ""
     text = f"{who(seat)} places {article(tile_kind(event['tile']))}{facing} on {space}"
     if event["how"] == "battle":

@@ -1,32 +1,21 @@
 """The Play page's plain functions (no Streamlit): the legal actions in plain words and in groups,
-the hint as table rows, the bots a seat can be given, and the folder where games in progress are
-kept so that a reload of the page finds its game again.
-
-A game in progress is a move log (core/gamelog.py, header with ``seed`` and ``bots``) in the folder
-``play/`` beside the catalogue, named after the game's id; the page's address carries the id
-(``?game=ID``). The file is written after every change of the game, so a reload (or another tab
-with the same address) rebuilds the session with ``PlaySession.from_log``: the same seed and the
-same moves give the same game, and the bots go on as they would have.
+the hint as table rows and the bots a seat can be given. Keeping games in progress for a reload is
+the shared dashboard.playkit's.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import secrets
 from dataclasses import dataclass
-from pathlib import Path
 
 from core.games.imperial2030.dashboard.colours import NATION_NAMES
 from core.games.imperial2030.dashboard.explain import SPACE_NAMES, nation, region
 from core.session import PlaySession
+from dashboard.playkit import PERSON
 
-PERSON = "a person"
 BOTS = ("random", "heuristic", "mcts")  # the bots a seat can be given
-SEAT_CHOICES = (PERSON, *BOTS)
 STRENGTHS = (50, 200, 800)  # playouts per decision of the search bot (mcts), its strength
 HINT_STRENGTHS = (50, 200, 800)
-ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 HINT_ROWS = 5  # the hint's choice and its best alternatives
 
 # What a rondel space makes the nation do (RULES.md §7), after the space's name.
@@ -196,41 +185,3 @@ def seat_spec(choice: str, strength: int) -> str | None:
         return f"mcts:playouts={strength}"
     return choice
 
-
-# ----- games in progress on disk -----
-
-def games_folder(catalog) -> Path:
-    """``play/`` beside the catalogue (like ``runs/``)."""
-    return Path(catalog).resolve().parent / "play"
-
-
-def new_id() -> str:
-    return secrets.token_hex(5)
-
-
-def valid_id(text) -> bool:
-    return isinstance(text, str) and bool(ID_PATTERN.match(text))
-
-
-def game_file(folder: Path, game_id: str) -> Path:
-    if not valid_id(game_id):
-        raise ValueError(f"not a game id: {game_id!r}")
-    return Path(folder) / f"{game_id}.jsonl"
-
-
-def save_game(folder: Path, game_id: str, session: PlaySession) -> Path:
-    """Write the game as a move log, atomically (a reader never sees half a file)."""
-    path = game_file(folder, game_id)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(3)}.tmp")
-    tmp.write_text(session.to_log(), encoding="utf-8")
-    os.replace(tmp, path)
-    return path
-
-
-def load_game(folder: Path, game_id: str) -> PlaySession | None:
-    """The game of that id, or None when there is no such file; a bad file raises LogError."""
-    path = game_file(folder, game_id)
-    if not path.is_file():
-        return None
-    return PlaySession.from_log(path.read_text(encoding="utf-8", errors="replace"), name=path.name)

@@ -1,12 +1,17 @@
-"""Imperia against bots: a person takes one seat of a game of Imperia, the others are bots (random or
-heuristic), and the game is played in the browser.
+"""Imperia in the browser: people take seats of a game of Imperia, bots (random or heuristic) the
+others, and the game is played on this page.
 
-The game is a ``core.session.PlaySession`` (the same logic as terminal play): the person's choices,
-then bots and chance up to the person's next decision. The page shows only what the person's seat
-may see (``state.observation(seat)``, §7.2): the board, the person's own hand, the other hands and
-piles as counts, and other seats' draws without the tile drawn. The legal actions are grouped by
-kind (``place inf/o``, ``warlord``, ``mobilise``…): pick a kind and an action, then Play. Save
-downloads the move log, which the Imperia explorer opens.
+The game is a ``core.session.PlaySession`` (the same logic as terminal play); the machinery every
+game's Play page shares (dashboard/playkit.py) gives it Undo, Save (the move log, which the Imperia
+explorer opens), Resume of a saved log, "watch the bots" move by move, and reload safety (the game is
+written to ``play/`` after every change and the address carries ``?game=ID``).
+
+The page shows only what one seat may see (``state.observation(seat)``, §7.2): the board, that
+seat's own hand, the other hands and piles as counts, and other seats' draws without the tile drawn.
+Several seats may be people's (hot-seat): they take turns at one screen, and when the person to
+decide is not the one holding the device, the page shows only "Pass the device to …" until that
+person clicks (a reloaded or resumed game, too, shows no hand before that click). The legal actions
+are grouped by kind (``place inf/o``, ``warlord``, ``mobilise``…): pick a kind and an action, then Play.
 """
 
 from __future__ import annotations
@@ -24,9 +29,10 @@ from core.games.imperia.scoring import tallies
 from core.interface import CHANCE
 from core.session import PlaySession
 from dashboard import frame
+from dashboard.playkit import PERSON, PlayKit
 from dashboard.style import player_label
 
-SESSION = "imperia_play_session"
+KIT = PlayKit("imperia_play", "imperia", hidden=True, label=who, explorer="the Imperia explorer", max_players=4)
 BOTS = ("heuristic", "random")
 SHOWN_MAX = 40  # moves listed under "What happened"
 DECISIONS = {
@@ -51,72 +57,65 @@ def grouped(session: PlaySession) -> dict[str, list]:
     return groups
 
 
-# ----- starting -----
+# ----- a new game -----
 
-def start_form() -> None:
-    st.markdown("Take a seat against the bots. Seat A begins unless chance draws another start player (§3.1).")
-    a, b, c, d = st.columns(4)
-    players = a.selectbox("Players", (2, 3, 4), index=0, key="imperia_play_players")
-    seat = b.selectbox("Your seat", range(players), format_func=who, key="imperia_play_seat")
-    bots = c.selectbox("Bots", BOTS, key="imperia_play_bots",
-                       help="heuristic: looks one move ahead; random: any legal action")
-    seed = d.number_input("Seed", 0, 2**31 - 1, value=None, placeholder="random", key="imperia_play_seed_input")
-    if st.button("Start the game", type="primary", key="imperia_play_start"):
-        seats = [None if p == seat else bots for p in range(players)]
+@st.fragment
+def new_game() -> None:
+    """The player count, the seed and each seat (a person or a bot). A fragment: choosing reruns only the form."""
+    st.markdown("Take a seat against the bots, or several: people take turns at this screen, each seeing only "
+                "their own hand (§7.2). Seat A begins unless chance draws another start player (§3.1).")
+    a, b, _ = st.columns([1, 1, 2])
+    players = a.selectbox("Players", (2, 3, 4), index=0, key=KIT.key("players"))
+    seed = b.number_input("Seed", 0, 2**31 - 1, value=None, placeholder="random", key=KIT.key("seed_input"))
+    seats = KIT.seat_boxes(players, BOTS)
+    if KIT.start_button(seats):
         seed = random.randrange(2**31) if seed is None else int(seed)
-        session = PlaySession({"game": "imperia", "players": players}, seats, seed)
-        session.advance_to_human()
-        st.session_state[SESSION] = session
-        st.rerun()
+        specs = [None if choice == PERSON else choice for choice in seats]
+        KIT.start(PlaySession({"game": "imperia", "players": players}, specs, seed))
 
 
-# ----- playing -----
-
-def _play(action) -> None:
-    session: PlaySession = st.session_state[SESSION]
-    session.play(action)
-    session.advance_to_human()
-
-
-def _new_game() -> None:
-    st.session_state.pop(SESSION, None)
-
-
-def person_of(session: PlaySession) -> int:
-    return min(session.humans)
-
+# ----- the game -----
 
 def game(session: PlaySession) -> None:
-    me = person_of(session)
+    KIT.advance(session)
+    KIT.controls(session)
+    KIT.notice()
+    if KIT.hand_over(session):
+        return
+    me = KIT.viewer(session)
     state = session.state
-    view = state.observation(me)
     history = session.history(max(0, len(session.actions) - SHOWN_MAX))
     last_mine = next((k for k in range(len(history) - 1, -1, -1) if history[k].player == me), -1)
-    since = history[last_mine + 1:]  # the moves since the person's last (all of them before it)
-    if session.is_over():
-        ended = next(e for step in history for e in step.events if e["kind"] == "game_ended")
-        st.subheader("Game over")
-        won = me in ended["winners"]
-        (st.success if won else st.info)(explain(ended), icon=":material/trophy:")
-    else:
-        st.subheader(f"Your turn, {who(me)}")
-        st.markdown(link_sections(f"You {DECISIONS.get(state.decision_name(), state.decision_name())}."
-                                  + _front_line(state, me)))
+    since = history[last_mine + 1:]  # the moves since the viewer's last (all of them before it)
+    _heading(session, history, me)
+    view = state.observation(me)
     left, right = st.columns([1.2, 1])
     with left:
         changed = [s for step in since for e in step.events for key in ("space", "to", "a", "b")
                    if isinstance(s := e.get(key), str) and "," in s]
         show_board(view, highlight=[tuple(int(x) for x in s.split(",")) for s in changed])
     with right:
-        if not session.is_over():
+        if session.waiting_for() is not None:
             choose(session)
         st.markdown(hands_table(view, me))
         st.markdown(scores_table(state))
         what_happened(since, me)
-        b1, b2 = st.columns(2)
-        b1.download_button("Save (move log)", session.to_log(), file_name=f"imperia-{session.seed}.jsonl",
-                           mime="application/jsonl", key="imperia_play_save", width="stretch")
-        b2.button("New game", on_click=_new_game, key="imperia_play_new", width="stretch")
+
+
+def _heading(session: PlaySession, history: list, me: int | None) -> None:
+    """The end and its winners, the person's decision, or (watching the bots) who moves next."""
+    state = session.state
+    if session.is_over():
+        ended = next(e for step in history for e in step.events if e["kind"] == "game_ended")
+        st.subheader("Game over")
+        (st.success if me in ended["winners"] else st.info)(explain(ended), icon=":material/trophy:")
+    elif session.waiting_for() is not None:
+        st.subheader(f"Your turn, {who(me)}")
+        st.markdown(link_sections(f"You {DECISIONS.get(state.decision_name(), state.decision_name())}."
+                                  + _front_line(state, me)))
+    else:
+        st.subheader(f"Next to move: {KIT.mover(session)}")
+        KIT.watch_buttons(session)
 
 
 def _front_line(state, me: int) -> str:
@@ -130,18 +129,17 @@ def _front_line(state, me: int) -> str:
 def choose(session: PlaySession) -> None:
     """The legal actions by kind: a kind, then one of its actions, then Play."""
     groups = grouped(session)
-    ply = len(session.actions)  # widget keys per decision: the options change with it
+    changes = session.changes  # widget keys per position: the options change with it
     kinds = list(groups)
-    kind = st.radio("Kind", kinds, horizontal=True, key=f"imperia_play_kind_{ply}") if len(kinds) > 1 else kinds[0]
+    kind = st.radio("Kind", kinds, horizontal=True, key=f"{KIT.key('kind')}_{changes}") if len(kinds) > 1 else kinds[0]
     actions = groups[kind]
-    text = session.state.action_to_string
-    action = st.selectbox(f"{len(actions)} choices of {kind}", actions, format_func=text,
-                          key=f"imperia_play_action_{ply}")
-    st.button("Play", icon=":material/play_arrow:", type="primary", key="imperia_play_move", on_click=_play,
-              args=(action,), width="stretch")
+    action = st.selectbox(f"{len(actions)} choices of {kind}", actions, format_func=session.state.action_to_string,
+                          key=f"{KIT.key('action')}_{changes}")
+    st.button("Play", icon=":material/play_arrow:", type="primary", key=KIT.key("move"), on_click=KIT.choose,
+              args=(changes, session.legal().index(action) + 1), width="stretch")
 
 
-def hands_table(view: dict, me: int) -> str:
+def hands_table(view: dict, me: int | None) -> str:
     """Your hand by tile type; the others' hands and piles as counts only (§7.2)."""
     rows = ["| player | hand | pile | status |", "|---|---|---|---|"]
     for entry in view["players"]:
@@ -161,7 +159,7 @@ def scores_table(state) -> str:
     return f"**{word} scores** ({section_link('§9', rule_title('§9'))}): {parts}"
 
 
-def _action_text(step, me: int) -> str:
+def _action_text(step, me: int | None) -> str:
     """A move's text, without the tile of another seat's draw (hidden, §7.2)."""
     drawn = next((e for e in step.events if e["kind"] == "drawn"), None)
     if step.player == CHANCE and drawn is not None and drawn["seat"] != me:
@@ -169,15 +167,17 @@ def _action_text(step, me: int) -> str:
     return step.text
 
 
-def what_happened(steps: list, me: int) -> None:
+def what_happened(steps: list, me: int | None) -> None:
+    """The moves through ``me``'s eyes: other seats' draws without their tiles."""
     if not steps:
         return
+    eyes = CHANCE if me is None else me  # an observer's: every draw is another seat's
     lines = []
     for step in steps:
         actor = "Chance" if step.player == CHANCE else ("You" if step.player == me else player_label(step.player))
         lines.append(f"- **{actor}**: `{_action_text(step, me)}`")
         for event in step.events:
-            lines.append(f"    - {explain(event, viewer=me)} ({section_link(event['rule'])})")
+            lines.append(f"    - {explain(event, viewer=eyes)} ({section_link(event['rule'])})")
     with st.expander(f"What happened ({len(steps)} moves since your last)", expanded=True):
         with st.container(height=260):
             st.markdown("\n".join(lines))
@@ -185,9 +185,8 @@ def what_happened(steps: list, me: int) -> None:
 
 def main() -> None:
     st.title("Imperia against bots")
-    session = st.session_state.get(SESSION)
+    session = KIT.choose_game(new_game)
     if session is None:
-        start_form()
         return
     try:
         game(session)

@@ -1,0 +1,432 @@
+"""The machinery of every game's Play page, for any game (it imports none: core/interface.py and
+core/session.py only). A page makes one ``PlayKit`` and calls its small functions; what it draws of
+the game itself (the board, the choices, the moves in words) stays the page's own.
+
+    KIT = PlayKit("play", "imperial2030", words=plain)        # "play": the keys play_session, play_undo…
+    session = KIT.choose_game(new_game)   # this browser's game, or the address's; New game and Resume
+    KIT.advance(session)                  # the bots' replies (unless watched move by move), then saved
+    KIT.controls(session)                 # who plays what; Undo, Save, "watch the bots"
+    KIT.notice()                          # what the last click did (an undo, a resume)
+    if KIT.hand_over(session): return     # hot-seat with hidden hands: pass the device first
+    me = KIT.viewer(session)              # whose eyes the page is for
+    st.button(..., on_click=KIT.choose, args=(session.changes, number))
+
+**Reload safety.** After every change the game is written as a move log to ``play/`` beside the
+catalogue, named by the game's id, and the address carries the id (``?game=ID``): a reload or a
+shared link rebuilds the session from it (``PlaySession.from_log``), identically, since the bots are
+seeded per decision. The pace of the bots is in the address too (``&watch=1``).
+
+**Hot-seat.** Several seats may be people's; they take turns at one screen. In a game that hides
+information from seats (``hidden=True``: Imperia's hands, §7.2), the page must not show one person's
+view to the next: when the person to decide is not the one who has the device, the page shows only a
+"Pass the device to …" screen until that person clicks. A new, reloaded or resumed hot-seat game has
+nobody at the device yet, so it shows no seat's private view before a click.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import streamlit as st
+
+from core.errors import ImperialError, LogError, SetupError
+from core.interface import CHANCE, seat_name
+from core.registry import plugin
+from core.session import PlaySession
+from dashboard import frame
+
+PERSON = "a person"  # a seat's choice for a person, beside the bots' names
+QUERY, WATCH_QUERY = "game", "watch"  # the address's game id; watching the bots (1)
+ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+SLOW_SECONDS = 0.3  # bots' replies that take longer say who is thinking
+_MARKDOWN = str.maketrans({c: "\\" + c for c in "\\`*_[]<>#|~$"})
+
+
+def md(text: str) -> str:
+    """Text shown as written by markdown (no emphasis, links, emoji or formulas; an arrow stays ->)."""
+    return text.translate(_MARKDOWN).replace("->", "-\\>")
+
+
+# ----- games in progress on disk (no Streamlit) -----
+
+def games_folder(catalog) -> Path:
+    """``play/`` beside the catalogue (like ``runs/``)."""
+    return Path(catalog).resolve().parent / "play"
+
+
+def new_id() -> str:
+    return secrets.token_hex(5)
+
+
+def valid_id(text) -> bool:
+    return isinstance(text, str) and bool(ID_PATTERN.match(text))
+
+
+def game_file(folder: Path, game_id: str) -> Path:
+    if not valid_id(game_id):
+        raise ValueError(f"not a game id: {game_id!r}")
+    return Path(folder) / f"{game_id}.jsonl"
+
+
+def save_game(folder: Path, game_id: str, session: PlaySession) -> Path:
+    """Write the game as a move log, atomically (a reader never sees half a file)."""
+    path = game_file(folder, game_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(3)}.tmp")
+    tmp.write_text(session.to_log(), encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+def load_game(folder: Path, game_id: str) -> PlaySession | None:
+    """The game of that id, or None when there is no such file; a bad file raises LogError."""
+    path = game_file(folder, game_id)
+    if not path.is_file():
+        return None
+    return PlaySession.from_log(path.read_text(encoding="utf-8", errors="replace"), name=path.name)
+
+
+# ----- the kit -----
+
+@dataclass(frozen=True)
+class PlayKit:
+    """One game's Play page machinery. ``prefix`` names its keys in the session state and its
+    widgets' (``play`` -> ``play_session``, ``play_undo``), so two games' pages keep their games apart;
+    ``game`` is the registry's name of the game (a saved game or a log of another game is refused).
+    ``hidden``: the game hides information from seats, so hot-seat hands the device over.
+    ``label`` names a seat as the page does, ``words`` an action's text form in plain words (the
+    undo's notice), ``explorer`` the page that shows a saved log; ``max_players`` and ``default_bot``
+    (the bot of a seat a resumed log names none for) are the game's."""
+
+    prefix: str
+    game: str
+    hidden: bool = False
+    label: Callable[[int], str] = seat_name
+    words: Callable[[str], str] = str
+    explorer: str = "the explorer"
+    max_players: int = 6
+    default_bot: str = "heuristic"
+
+    def key(self, name: str) -> str:
+        return f"{self.prefix}_{name}"
+
+    def session(self) -> PlaySession | None:
+        return st.session_state.get(self.key("session"))
+
+    def game_id(self) -> str | None:
+        return st.session_state.get(self.key("game_id"))
+
+    def folder(self) -> Path:
+        return games_folder(frame.catalog_path())
+
+    # ----- which game -----
+
+    def choose_game(self, new_game: Callable[[], None]) -> PlaySession | None:
+        """The page's top: the game of this browser session or of the address (``current``), the
+        New game expander (``new_game()`` draws its form) and Resume. Without a game, what to do."""
+        session = self.current()
+        with st.expander("New game", expanded=session is None, icon=":material/add:"):
+            new_game()
+        with st.expander("Resume a saved game", icon=":material/upload_file:"):
+            self.resume_form()
+        if session is None:
+            self.notice(errors_only=True)
+            st.info("Choose the seats above and start a game: a person in one seat or more, a bot in the others.")
+        return session
+
+    def current(self) -> PlaySession | None:
+        """The game of this browser session, or of the address's ``?game=ID`` (a reload, a shared link)."""
+        wanted, have = st.query_params.get(QUERY), self.game_id()
+        if wanted and wanted != have:
+            self._open(wanted, have)
+        elif have and not wanted:  # back from another page, which dropped the parameter
+            st.query_params[QUERY] = have
+        if self.key("watch") not in st.session_state:  # a reload: the pace of the bots is in the address too
+            st.session_state[self.key("watch")] = st.query_params.get(WATCH_QUERY) == "1"
+        self._show_watch()
+        return self.session()
+
+    def _open(self, wanted: str, have: str | None) -> None:
+        """Adopt the saved game ``wanted``; if there is none (of this game), say so and put this
+        session's own game (if any) back in the address."""
+        try:
+            session = self._load(wanted)
+            if session is None:
+                st.warning(f"There is no game {frame.code_span(wanted)} on this server: start one or resume a "
+                           f"saved one.")
+        except LogError as exc:
+            session = None
+            frame.show_error(f"The saved game {frame.code_span(wanted)} cannot be replayed.", exc)
+        if session is not None:
+            self.adopt(wanted, session, saved=True)
+            return
+        del st.query_params[QUERY]
+        if have:
+            st.query_params[QUERY] = have
+
+    def _load(self, game_id: str) -> PlaySession | None:
+        session = load_game(self.folder(), game_id) if valid_id(game_id) else None
+        return session if session is not None and session.game.name == self.game else None
+
+    def adopt(self, game_id: str, session: PlaySession, saved: bool = False) -> None:
+        """Make ``session`` this browser session's game; nobody has the device yet (hot-seat)."""
+        st.session_state[self.key("game_id")] = game_id
+        st.session_state[self.key("session")] = session
+        st.session_state[self.key("saved")] = (game_id, session.changes) if saved else None
+        st.session_state.pop(self.key("viewer"), None)
+        st.query_params[QUERY] = game_id
+
+    def start(self, session: PlaySession) -> None:
+        """A new game: adopted under a new id, written, and the page run again to show it."""
+        self.adopt(new_id(), session)
+        self.persist(session)
+        st.rerun()
+
+    def persist(self, session: PlaySession) -> None:
+        """Write the game to ``play/ID.jsonl`` when it changed since it was last written."""
+        game_id = self.game_id()
+        mark = (game_id, session.changes)
+        if game_id and st.session_state.get(self.key("saved")) != mark:
+            try:
+                save_game(self.folder(), game_id, session)
+            except OSError as exc:  # e.g. a read-only folder: the game goes on, a reload would lose it
+                st.session_state[self.key("unsaved")] = f"{self.folder()}: {exc.strerror or exc}"
+                return
+            st.session_state[self.key("saved")] = mark
+            st.session_state.pop(self.key("unsaved"), None)
+
+    # ----- a new game's seats -----
+
+    def seat_boxes(self, players: int, bots) -> list[str]:
+        """A choice per seat: ``PERSON`` or one of ``bots`` (seat A a person, the others
+        ``default_bot`` at first). Several people take turns at the screen (hot-seat)."""
+        cols = st.columns(self.max_players)
+        seats = []
+        for p in range(players):
+            key = self.key(f"seat_{p}")
+            if key not in st.session_state:
+                st.session_state[key] = PERSON if p == 0 else self.default_bot
+            seats.append(cols[p].selectbox(self.label(p), (PERSON, *bots), key=key))
+        return seats
+
+    def start_button(self, seats: list[str]) -> bool:
+        """Start the game (clicked: True); refused while no seat is a person's."""
+        people = sum(choice == PERSON for choice in seats)
+        clicked = st.button("Start the game", type="primary", icon=":material/play_arrow:", key=self.key("start"),
+                            disabled=people == 0)
+        if people == 0:
+            st.caption("Choose at least one seat for a person (several take turns at this screen).")
+        return clicked
+
+    # ----- a saved game -----
+
+    def resume_form(self) -> None:
+        """A saved move log (Save, ``imperial play --log``/``save``): the game goes on from its end."""
+        people, upload = st.columns([1, 2])
+        people.multiselect("Seats for people", list(range(self.max_players)), format_func=self.label,
+                           key=self.key("resume_people"), placeholder="the log's",
+                           help=f"leave empty to keep the seats the log names (human: a person); otherwise these "
+                                f"seats are people's and the others keep the log's bots ({self.default_bot} where "
+                                f"it names none)")
+        upload.file_uploader("Move log", key=self.key("upload"), on_change=self._resume,
+                             help="a game record in JSON Lines (docs/formats.md): this page's Save, "
+                                  "`imperial play --log` or the terminal's save. A seat the log names no bot for "
+                                  "is played by a person.")
+
+    def resumed(self, text: str, name: str, people=()) -> PlaySession:
+        """The session of a move log, ``people`` (seats) played by people if any are given; an
+        ImperialError names what is wrong (the log's line, or a log of another game)."""
+        session = PlaySession.from_log(text, name=name)
+        if session.game.name != self.game:
+            raise SetupError(f"{name} is a game of {plugin(session.game.name).title}, not of "
+                             f"{plugin(self.game).title}")
+        if set(people) & set(range(session.game.num_players)):
+            seats = [None if p in people else spec or self.default_bot for p, spec in enumerate(session.seats)]
+            session = PlaySession(session.config, seats, session.seed, actions=session.actions)
+        return session
+
+    def _resume(self) -> None:
+        upload = st.session_state.get(self.key("upload"))
+        if upload is None:
+            return
+        text = upload.getvalue().decode("utf-8", errors="replace")
+        try:
+            session = self.resumed(text, upload.name, st.session_state.get(self.key("resume_people")) or ())
+        except ImperialError as exc:  # the game in progress, if any, goes on unchanged
+            self._tell("error", f"{frame.code_span(upload.name)} cannot be resumed.", str(exc))
+            return
+        self.adopt(new_id(), session)
+        self.persist(session)
+        self._tell("success", f"Resumed {md(upload.name)} after {len(session.actions)} actions.")
+
+    # ----- the moves (callbacks: they run before the page, or its fragment, runs again) -----
+
+    def fresh(self, changes: int) -> PlaySession | None:
+        """The game, if it has not changed since the page offered the click (a double click is ignored)."""
+        session = self.session()
+        return session if session is not None and session.changes == changes else None
+
+    def choose(self, changes: int, number: int) -> None:
+        """The person to move plays choice ``number`` (1-based, in the engine's order of ``legal()``)."""
+        session = self.fresh(changes)
+        if session is None or session.waiting_for() is None:
+            return
+        session.play(session.legal()[number - 1])
+        self.persist(session)
+
+    def _next(self, changes: int) -> None:
+        session = self.fresh(changes)
+        if session is not None and session.waiting_for() is None and not session.is_over():
+            session.step()
+            self.persist(session)
+
+    def _skip(self, changes: int) -> None:
+        """Skip to my turn: the page's next run plays the moves (and says who is thinking)."""
+        if self.fresh(changes) is not None:
+            st.session_state[self.key("skip_to")] = changes
+
+    def _undo(self, changes: int) -> None:
+        session = self.fresh(changes)
+        if session is None:
+            return
+        undone = session.undo()
+        if undone is None:
+            self._tell("info", "Nothing to undo: no person has decided yet.")
+            return
+        later = undone.later
+        after = f" and the {later} move{'s' if later > 1 else ''} after it" if later else ""
+        self._tell("info", f"Undone: {self.label(undone.player)}'s {md(self.words(undone.text))} "
+                           f"(`{undone.text}`){after}.")
+        self.persist(session)
+
+    # ----- the bots -----
+
+    def advance(self, session: PlaySession) -> None:
+        """The bots' and chance's moves up to the next decision of a person, unless they are watched
+        move by move (then Next and Skip to my turn play them); then the game is written."""
+        status = st.empty()
+        skip = st.session_state.pop(self.key("skip_to"), None) == session.changes
+        if (skip or not self._watching(session)) and session.waiting_for() is None and not session.is_over():
+            self._advance(session, status)
+        self.persist(session)
+
+    def _watching(self, session: PlaySession) -> bool:
+        """The bots are watched move by move: asked for, and through someone's eyes (in a hot-seat game
+        with hidden information nobody has the device before the first hand-over: they play on)."""
+        return st.session_state.get(self.key("watch"), False) and (not self.hidden or self.viewer(session) is not None)
+
+    def _advance(self, session: PlaySession, status) -> None:
+        """A slow reply (a search bot's) says who is thinking."""
+        start = time.perf_counter()
+
+        def thinking(step=None) -> None:
+            if time.perf_counter() - start > SLOW_SECONDS and not session.is_over() and session.waiting_for() is None:
+                status.info(f"{self.mover(session)} is thinking … ({len(session.actions)} actions played)",
+                            icon=":material/hourglass_top:")
+
+        session.advance_to_human(on_step=thinking)
+        status.empty()
+
+    def mover(self, session: PlaySession) -> str:
+        """Who moves next: ``Chance``, or the seat and its bot (``Player B (random)``)."""
+        p = session.to_move()
+        return "Chance" if p == CHANCE else f"{self.label(p)} ({session.seats[p]})"
+
+    def watch_buttons(self, session: PlaySession) -> None:
+        """Watching the bots: Next (one move) and Skip to my turn."""
+        nxt, skip = st.columns(2)
+        nxt.button("Next", icon=":material/skip_next:", key=self.key("next"), on_click=self._next,
+                   args=(session.changes,), type="primary", width="stretch", help="one move of a bot or of chance")
+        skip.button("Skip to my turn", icon=":material/fast_forward:", key=self.key("skip"), on_click=self._skip,
+                    args=(session.changes,), width="stretch",
+                    help="the bots play on up to the next decision of a person (or the end)")
+
+    def _show_watch(self) -> None:
+        """Keep "watch the bots" in the address (a reload keeps the pace)."""
+        if st.session_state.get(self.key("watch")):
+            st.query_params[WATCH_QUERY] = "1"
+        elif WATCH_QUERY in st.query_params:
+            del st.query_params[WATCH_QUERY]
+
+    # ----- the game's bar and notices -----
+
+    def controls(self, session: PlaySession, details=()) -> None:
+        """Who plays which seat (``details``: the game's own words, after the player count), then the
+        game's controls: Undo, Save, the pace of the bots."""
+        seats = " · ".join(f"{self.label(p)} {'(person)' if spec is None else spec}"
+                           for p, spec in enumerate(session.seats))
+        game_id = self.game_id()
+        st.caption(" · ".join([f"Game `{game_id}`", f"{session.game.num_players} players", *details,
+                               f"seed {session.seed}", seats, f"{len(session.actions)} actions played"]))
+        if st.session_state.get(self.key("unsaved")):
+            frame.show_error("The game cannot be written for a reload of the page (Save still works):",
+                             st.session_state[self.key("unsaved")])
+        cols = st.columns([1, 1, 2.4, 2], vertical_alignment="center")
+        cols[0].button("Undo", icon=":material/undo:", key=self.key("undo"), on_click=self._undo,
+                       args=(session.changes,), disabled=session.last_human_index() is None, width="stretch",
+                       help="take back the last decision of a person and every move after it")
+        every_hand = "; it holds every seat's hidden tiles" if self.hidden else ""
+        cols[1].download_button("Save", data=session.to_log, file_name=f"{self.game}-{game_id}.jsonl",
+                                mime="application/jsonl", icon=":material/download:", key=self.key("save"),
+                                on_click="ignore", width="stretch",
+                                help=f"the move log of the game so far: Resume continues it; {self.explorer} "
+                                     f"shows it (an uploaded move log); imperial replay checks it{every_hand}")
+        cols[2].toggle("Watch the bots move by move", key=self.key("watch"), on_change=self._show_watch,
+                       help="off: the bots reply at once and their moves are listed; on: Next plays one move, "
+                            "Skip to my turn the rest")
+
+    def _tell(self, kind: str, title: str, message: str | None = None) -> None:
+        """A notice for the next run (``kind``: info, success or error)."""
+        st.session_state[self.key("notice")] = (kind, title, message)
+
+    def notice(self, errors_only: bool = False) -> None:
+        """What the last click did: an undo, a resume (or why it failed)."""
+        notice = st.session_state.pop(self.key("notice"), None)
+        if not notice or (errors_only and notice[0] != "error"):
+            return
+        kind, title, message = notice
+        if kind == "error":
+            frame.show_error(title, message)
+        else:
+            getattr(st, kind)(title)
+
+    # ----- hot-seat with hidden information -----
+
+    def viewer(self, session: PlaySession) -> int | None:
+        """The seat whose eyes the page is for: the one person's; in hot-seat, the person who has the
+        device (None before the first hand-over: the page then shows no seat's private view)."""
+        if len(session.humans) == 1:
+            return next(iter(session.humans))
+        return st.session_state.get(self.key("viewer"))
+
+    def handed_to(self, session: PlaySession) -> int | None:
+        """The person the device must be passed to before the page shows anything private: the person
+        to decide, in a hot-seat game with hidden information, when another person has the device."""
+        p = session.waiting_for()
+        if not self.hidden or len(session.humans) < 2 or p is None:
+            return None
+        return None if p == st.session_state.get(self.key("viewer")) else p
+
+    def hand_over(self, session: PlaySession) -> bool:
+        """If the device must be passed on (``handed_to``): a screen that says so and nothing else of
+        the game, until that person clicks; True while it is shown (the page draws no more)."""
+        p = self.handed_to(session)
+        if p is None:
+            return False
+        with st.container(border=True):
+            st.markdown(f"**Pass the device to {md(self.label(p))}.**")
+            st.caption("Each seat's hand is its own: only the seat to decide looks at the screen now.")
+            st.button(f"Show {self.label(p)}'s view", icon=":material/visibility:", key=self.key("hand_over"),
+                      type="primary", on_click=self._take_device, args=(session.changes, p))
+        return True
+
+    def _take_device(self, changes: int, p: int) -> None:
+        session = self.fresh(changes)
+        if session is not None and session.waiting_for() == p:
+            st.session_state[self.key("viewer")] = p
