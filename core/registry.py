@@ -21,6 +21,7 @@ from core.plugin import GamePlugin
 PLUGINS = (
     "core.games.imperial2030.plugin",
     "core.games.imperia.plugin",
+    "core.games.imperial_powers.plugin",
 )
 DEFAULT_GAME = "imperial2030"  # the game of a document without a ``game`` key, and of ``--game``'s default
 

@@ -109,10 +109,10 @@ def test_every_part_imperial2030_declares_loads():
 def test_an_unknown_game_is_refused_with_the_known_ones(nim, capsys):
     for refuse in (lambda: make_game({"game": "chess"}), lambda: registry.plugin("chess"),
                    lambda: make_bot("random", 1, game="chess"), lambda: load_setup("standard", game="chess")):
-        with pytest.raises(SetupError, match=r"unknown game 'chess' \(known: imperia, imperial2030, nim\)"):
+        with pytest.raises(SetupError, match=r"unknown game 'chess' \(known: imperia, imperial2030, imperial_powers, nim\)"):
             refuse()
     assert main(["play", "--game", "chess"]) == 2
-    assert "unknown game 'chess' (known: imperia, imperial2030, nim)" in capsys.readouterr().err
+    assert "unknown game 'chess' (known: imperia, imperial2030, imperial_powers, nim)" in capsys.readouterr().err
 
 
 def test_a_game_that_cannot_load_is_left_out_with_its_reason(tmp_path, monkeypatch):

@@ -1,0 +1,12 @@
+"""Imperial Powers, a card-and-map game of colonial expansion for 3-5 players
+(shared/imperial_powers/RULES.md; data/imperial_powers/data.json).
+
+``ImperialPowers`` (game.py) is the game; its states (state.py) implement core/interface.py.
+Modules: data (the data file), actions (the text notation), rules (Leaders, places, the Draw
+allotment, scoring a region, the events), scoring (the result), position (documents, observation,
+a position builder), invariants, search (MCTS hooks).
+"""
+
+from core.games.imperial_powers.game import ImperialPowers
+
+__all__ = ["ImperialPowers"]
