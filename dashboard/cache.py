@@ -17,11 +17,14 @@ from __future__ import annotations
 import importlib
 import os
 
+from typing import TYPE_CHECKING
+
 import streamlit as st
 
-from core import compare as comparisons
-from core import league
 from dashboard import queries
+
+if TYPE_CHECKING:
+    from core.compare import Comparison
 
 
 @st.cache_data(show_spinner=False, max_entries=512)
@@ -36,11 +39,13 @@ def load(query, catalog, runs, *args):
 
 
 @st.cache_data(show_spinner="Comparing the runs ...", max_entries=64)
-def _comparison(catalog: str, fingerprint: tuple, runs: tuple) -> comparisons.Comparison:
+def _comparison(catalog: str, fingerprint: tuple, runs: tuple) -> Comparison:
+    from core import compare as comparisons  # SciPy and statsmodels: only for the pages that compare
+
     return comparisons.load(catalog, runs)
 
 
-def compare(catalog, runs) -> comparisons.Comparison:
+def compare(catalog, runs) -> Comparison:
     """``core.compare.load(catalog, runs)`` through the cache (the runs in any order), keyed by the
     catalogue and the runs' fingerprint: a run that gains games is compared again."""
     runs = tuple(sorted(runs))
@@ -49,6 +54,8 @@ def compare(catalog, runs) -> comparisons.Comparison:
 
 @st.cache_data(show_spinner="Counting the standings ...", max_entries=64)
 def _standings(catalog: str, fingerprint: tuple, run: str) -> dict:
+    from core import league  # Dask and OpenSkill: only for the League page
+
     return league.standings(run, catalog)
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from core import league, runstore
+from core import runstore
 from core.bots import bot_classes, canonical_spec
 from core.catalog import default_catalog
 from core.registry import plugin
@@ -204,6 +204,8 @@ def play_league(catalog, bots: list[str], games: int, seed: int = DEFAULT_SEED, 
     leagues; returns the run's name. SetupError for a bad line-up, before anything is written."""
     with _PLAYING:
         setup = plugin().default_setup if setup is None else setup
+        from core import league  # OpenSkill and SciPy: only when a league is played
+
         return league.league(bots, games, seed, _setup_source(setup, setups_dir), workers=_workers(games),
                              catalog=catalog, progress=False, on_progress=on_progress)["run"]
 
