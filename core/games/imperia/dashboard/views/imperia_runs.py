@@ -14,11 +14,11 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import streamlit as st
 
-from core.bots import lineup_text
 from core.errors import ImperialError
 from core.games.imperia.dashboard import runs_queries as q
 from core.stats import even_shares, format_p
 from dashboard import cache, charts, frame
+from dashboard.runs_page import choose_players, choose_run, scope
 
 RUN_KEY, PLAYERS_KEY = "imperia_runs_run", "imperia_runs_players"
 MAKE_ONE = "imperial simulate --game imperia --players 3 --games 1000 --bots heuristic --out runs/NAME"
@@ -40,54 +40,6 @@ def place(rel: int) -> str:
 
 def table(frame_, **labels) -> None:
     st.dataframe(frame_, hide_index=True, column_config={**PERCENT, **NUMBERS, **labels})
-
-
-# ----- choosing the run -----
-
-def choose_run(catalog):
-    """The Imperia run shown (a row of the runs table), or None (said what to do) when there is none.
-    On a first visit the sidebar's run if it is Imperia's, else the newest."""
-    runs = cache.runs(catalog)
-    runs = runs[runs["game"] == "imperia"]
-    if runs.empty:
-        st.info("The catalogue has no Imperia run. Play one, e.g.\n\n"
-                f"```bash\n.venv/bin/{MAKE_ONE}\n```\n\n(`--catalog` or `IMPERIAL_LAB_CATALOG` names the "
-                "catalogue; this page reads the one the sidebar names), then reload this page.")
-        return None
-    names = list(runs["name"])
-    if st.session_state.get(RUN_KEY) not in names:
-        picked = frame.selected_run()
-        st.session_state[RUN_KEY] = picked if picked in names else names[0]
-    rows = runs.set_index("name")
-    name = st.selectbox("Run", names, key=RUN_KEY, help="a run of Imperia games (imperial simulate --game imperia)",
-                        format_func=lambda n: f"{n} · {rows.loc[n, 'games']} games · "
-                                              f"{lineup_text(rows.loc[n, 'bots'], rows.loc[n, 'rotate'])}")
-    return rows.loc[name]
-
-
-def choose_players(overview) -> int | None:
-    finished = overview[overview["status"] == "finished"]
-    counts = sorted(int(n) for n in finished["players"].unique())
-    if not counts:
-        return None
-    if len(counts) == 1:
-        return counts[0]
-    return st.selectbox("Players", counts, key=PLAYERS_KEY, help="the run holds games of several player counts: "
-                                                                 "each is compared on its own")
-
-
-def scope(overview, players: int, row) -> None:
-    """n, what is left out, and the bots the findings hold for."""
-    mine = overview[overview["players"] == players]
-    finished = int(mine.loc[mine["status"] == "finished", "games"].sum())
-    left = {status: int(part["games"].sum()) for status, part in mine.groupby("status") if status != "finished"}
-    out = "; ".join(f"{n} {status} left out" for status, n in left.items() if n)
-    lineups = sorted({str(b) for b in mine["bots"].dropna()}) or ["unknown (imported games that do not say)"]
-    bots = lineup_text(row["bots"], row["rotate"]) if len(lineups) == 1 and isinstance(row["bots"], str) \
-        else ", ".join(lineups)
-    st.markdown(f"**{finished} finished games of {players} players**{f' ({out})' if out else ''}. "
-                f"**Bots: {bots}.** The findings hold for these bots only: another line-up can play the same "
-                "game very differently.")
 
 
 # ----- the sections -----
@@ -187,7 +139,7 @@ def tempo(catalog, run: str, players: int) -> None:
 def main() -> None:
     st.title("Imperia runs")
     catalog = frame.catalog_path()
-    row = choose_run(catalog)
+    row = choose_run(catalog, "imperia", RUN_KEY, MAKE_ONE)
     if row is None:
         return
     run = row.name
@@ -196,7 +148,7 @@ def main() -> None:
     except ImperialError as exc:  # e.g. a run folder that has gone since it was registered
         frame.show_error(f"The games of {frame.code_span(run)} cannot be read.", exc)
         return
-    players = choose_players(overview)
+    players = choose_players(overview, PLAYERS_KEY)
     if players is None:
         st.info(f"Run {run} has no finished game yet.")
         return
