@@ -194,11 +194,14 @@ class TerminalPlay:
         return Outcome("finished", self.played())
 
     def _tell(self, step: Step) -> None:
-        """A move as it was made: who (a bot with its spec), the action, what it caused."""
+        """A move as it was made: who (a bot with its spec), the action as the person at the keyboard
+        may read it (with several people at one terminal, as none of them: nobody's hidden cards are
+        printed), what it caused."""
         who = step.who
         if step.player != CHANCE and step.player not in self.humans:
             who = f"{who} [{self.seats[step.player]}]"
-        self.say(f"{who}: {step.text}")
+        viewer = next(iter(self.humans)) if len(self.humans) == 1 else None
+        self.say(f"{who}: {self.session.seen_text(step, viewer)}")
         for line in step.lines:
             self.say(line)
 

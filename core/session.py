@@ -33,6 +33,7 @@ from __future__ import annotations
 import io
 import random
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 from core.bots import bot_classes, parse_bot_spec
 from core.errors import ImperialError, NotationError, SetupError
@@ -173,6 +174,10 @@ class PlaySession:
         return list(self.texts.action_notes(self._state))
 
     # ----- moves -----
+
+    def seen_text(self, step: Step, viewer) -> str:
+        """``step``'s action text as seat ``viewer`` may read it (None: nobody's private view)."""
+        return self.texts.seen_text(self._state, step.player, step.text, viewer)
 
     def play(self, action) -> Step:
         """The person to move chooses ``action`` (one of ``legal()``; an illegal one raises the
@@ -410,6 +415,12 @@ class PlainTexts:
         return None
 
     @staticmethod
+    def seen_text(state, player: int, text: str, viewer) -> str:
+        """A move's text as ``viewer`` (a seat, or None for nobody's private view) may read it: a
+        game with hidden information leaves out what that seat may not see. Nothing is hidden here."""
+        return text
+
+    @staticmethod
     def event_lines(events, active=None) -> list[str]:
         out = []
         for event in events or ():
@@ -418,6 +429,12 @@ class PlainTexts:
         return out
 
 
+TEXTS = ("decision_lines", "action_notes", "actor", "active", "seen_text", "event_lines")
+
+
 def texts_for(game_name: str):
-    """The text module of a game (its plug-in's ``texts`` part), or ``PlainTexts``."""
-    return plugin(game_name).part("texts") or PlainTexts
+    """The words of a game: its plug-in's ``texts`` part, with ``PlainTexts`` for what it leaves out."""
+    module = plugin(game_name).part("texts")
+    if module is None:
+        return PlainTexts
+    return SimpleNamespace(**{name: getattr(module, name, getattr(PlainTexts, name)) for name in TEXTS})

@@ -32,7 +32,7 @@ from core.jsonio import clip
 from core.registry import game_of
 from core.runstore import RunError
 from core.setups import load_setup
-from core.tables import frames, games_table, merge_rows, record_game
+from core.tables import frames, games_table, merge_rows, record_game, tables_of
 
 DEFAULT_CHUNK_SIZE = 200  # the largest automatic chunk (chunk_size=None), and the CLI's default today
 STOP_POLL = 0.2  # seconds: how soon the thread feeding the local cluster sees a Ctrl-C of the main thread
@@ -289,6 +289,7 @@ def _run_here_and_on_local_cluster(tasks: list[dict], on_done, workers: int) -> 
     main thread only, between games.
     """
     chunks = _Chunks(tasks)
+    _import_before_fork(tasks[0])
     feeder = threading.Thread(target=_feed_local_cluster, args=(chunks, workers - 1), name="simulate-dask",
                               daemon=True)
     feeder.start()
@@ -314,6 +315,16 @@ def _run_here_and_on_local_cluster(tasks: list[dict], on_done, workers: int) -> 
     finally:
         chunks.stop.set()
         feeder.join()
+
+
+def _import_before_fork(task: dict) -> None:
+    """Import here, before the cluster forks its workers, what this process's first chunk would
+    import while they start: a fork copies the lock of a module being imported by another thread,
+    held for ever in the child, which then hangs on its own import of it (pandas in
+    ``dask_setup``, seen with games fast enough to end a chunk during the cluster's start)."""
+    import pandas  # noqa: F401  (``frames``)
+
+    tables_of(game_of(task["config"]))
 
 
 def _feed_local_cluster(chunks: _Chunks, workers: int) -> None:

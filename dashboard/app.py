@@ -25,7 +25,9 @@ def run() -> None:
     navigation = {title: [(page, st_page(page)) for page in pages] for title, pages in sections().items()}
     listed = [pair for pairs in navigation.values() for pair in pairs]
     # Before the dataset of a first start: the pages are listed at once.
-    chosen = st.navigation({title: [shown for _, shown in pairs] for title, pairs in navigation.items()})
+    # expanded: every page listed (Streamlit folds a long list behind "View more", hiding the sections below)
+    chosen = st.navigation({title: [shown for _, shown in pairs] for title, pairs in navigation.items()},
+                           expanded=True)
     if next(page for page, shown in listed if shown == chosen).reads_runs:
         frame.ensure_dataset(catalog)
     frame.run_picker(catalog)

@@ -301,8 +301,10 @@ class PlayKit:
             return
         later = undone.later
         after = f" and the {later} move{'s' if later > 1 else ''} after it" if later else ""
-        self._tell("info", f"Undone: {self.label(undone.player)}'s {md(self.words(undone.text))} "
-                           f"(`{undone.text}`){after}.")
+        what = f"{md(self.words(undone.text))} (`{undone.text}`)"
+        if self.hidden and self.viewer(session) != undone.player:  # another person's choice stays private
+            what = "last decision"
+        self._tell("info", f"Undone: {self.label(undone.player)}'s {what}{after}.")
         self.persist(session)
 
     # ----- the bots -----
@@ -371,7 +373,7 @@ class PlayKit:
         cols[0].button("Undo", icon=":material/undo:", key=self.key("undo"), on_click=self._undo,
                        args=(session.changes,), disabled=session.last_human_index() is None, width="stretch",
                        help="take back the last decision of a person and every move after it")
-        every_hand = "; it holds every seat's hidden tiles" if self.hidden else ""
+        every_hand = "; it holds every seat's hidden cards and tiles" if self.hidden else ""
         cols[1].download_button("Save", data=session.to_log, file_name=f"{self.game}-{game_id}.jsonl",
                                 mime="application/jsonl", icon=":material/download:", key=self.key("save"),
                                 on_click="ignore", width="stretch",

@@ -292,3 +292,23 @@ def test_a_flag_decision_is_put_in_words():
     assert lines[0] == "Player A: Russia has too few flags left: choose where to place one [§7.4.8 Flags]"
     assert lines[2].startswith("  Russia: governed by Player A;") and "14 flags" in lines[2]
     assert describe.actor(state, 0) == "Player A for Russia"
+
+
+# ----- games with hidden information -----
+
+@pytest.mark.parametrize("game, players, secret", [
+    ("imperial_powers", "3", re.compile(r"^(Chance: deal [BC] \S+#\d|Player [BC] \[random\]: (assign|move) )")),
+    ("imperia", "2", re.compile(r"^Chance: draw lemon_yellow (?!\(hidden\))")),
+])
+def test_the_terminal_never_prints_another_seats_hidden_cards(capsys, monkeypatch, game, players, secret):
+    """§6.2 of Imperial Powers, §7.2 of Imperia: the person at seat A reads the other seats' deals,
+    draws, bids and Tactics moves without their cards; its own are named."""
+    code, out, err = run(capsys, monkeypatch, ONES, "--game", game, "--players", players, "--seed", "4",
+                         "--human", "0", "--bots", "random")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert not [line for line in lines if secret.match(line)]
+    own = r"^Chance: deal A \S+#\d" if game == "imperial_powers" else r"^Chance: draw red (?!\(hidden\))"
+    assert any(re.match(own, line) for line in lines)
+    hidden = "(an influence card)" if game == "imperial_powers" else "draw lemon_yellow (hidden)"
+    assert any(hidden in line for line in lines)

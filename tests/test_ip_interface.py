@@ -34,8 +34,9 @@ def random_game(players: int, seed: int = 1, **config):
 
 def test_the_plugin_is_registered():
     owner = registry.plugin("imperial_powers")
-    assert (owner.title, owner.default_setup, dict(owner.bots)) == ("Imperial Powers", "default", {})
-    assert owner.tables is None and owner.pages is None
+    assert (owner.title, owner.default_setup, set(owner.bots)) == ("Imperial Powers", "default", {"heuristic"})
+    for part in ("tables", "texts", "pages"):
+        assert owner.part(part) is not None, part
     assert "core.games.imperial_powers.plugin" in registry.PLUGINS
 
 

@@ -45,3 +45,14 @@ def test_imperia_notebook_runs(lab, monkeypatch, tmp_path):
     assert len(figures) == 3  # the score over the game, the final board, win rates by seat
     assert "no Imperia run in the catalogue" in text and "the final board (ply" in text
     assert text.count("95% Wilson") == 6 and text.count("chi-square 2 df") == 2  # 3 seats × 2 line-ups
+
+
+def test_imperial_powers_notebook_runs(lab, monkeypatch, tmp_path):
+    """The lab has no Imperial Powers run: the notebook plays its own (random and heuristic bots, five
+    players, powers assigned at random) in a temporary folder."""
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    figures, text, _, _ = run_notebook("04_imperial_powers.ipynb", lab, monkeypatch)
+    assert len(figures) == 3  # win rates by power; VP sources of each line-up
+    assert "no 5-player Imperial Powers run in the catalogue" in text
+    assert text.count("95% Wilson") == 10 and text.count("chi-square of equal shares") == 2  # 5 powers × 2 line-ups
+    assert "wins more often than 20%:" in text and "heuristic" in text

@@ -11,5 +11,6 @@ PLUGIN = GamePlugin(
     default_setup="default",
     bots={"heuristic": "core.games.imperia.heuristic:ImperiaHeuristicBot"},
     tables="core.games.imperia.tables",
+    texts="core.games.imperia.texts",
     pages="core.games.imperia.dashboard.pages",
 )

@@ -73,6 +73,11 @@ class ImperialPowers:
         from core.games.imperial_powers.search import evaluate
         return evaluate(state)
 
+    def playout_policy(self, rng):
+        """The heuristic bot (a function state -> action) for the playouts, seeded from ``rng``."""
+        from core.games.imperial_powers.search import playout_policy
+        return playout_policy(rng)
+
 
 def _players(config: dict) -> int:
     players = config.get("players", config.get("n_players", D.options["n_players"][0]))

@@ -1,5 +1,5 @@
-"""Imperial Powers' entry in the registry of games (core/registry.py): its rules only, so far (no
-bots of its own, tables or pages yet)."""
+"""Imperial Powers' entry in the registry of games (core/registry.py): its rules, its heuristic bot,
+its words for people (texts), its tables (RULES.md §8) and its dashboard pages."""
 
 from core.games.imperial_powers.game import ImperialPowers
 from core.plugin import GamePlugin
@@ -9,5 +9,8 @@ PLUGIN = GamePlugin(
     title="Imperial Powers",
     game=ImperialPowers,
     default_setup="default",
-    bots={},
+    texts="core.games.imperial_powers.texts",
+    pages="core.games.imperial_powers.dashboard.pages",
+    tables="core.games.imperial_powers.tables",
+    bots={"heuristic": "core.games.imperial_powers.heuristic:ImperialPowersHeuristicBot"},
 )

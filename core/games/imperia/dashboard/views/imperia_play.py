@@ -26,6 +26,7 @@ from core.games.imperia.dashboard.explain import explain, who
 from core.games.imperia.dashboard.rules_text import link_sections, rule_title, section_link
 from core.games.imperia.rules import next_space
 from core.games.imperia.scoring import tallies
+from core.games.imperia.texts import seen_text
 from core.interface import CHANCE
 from core.session import PlaySession
 from dashboard import frame
@@ -159,14 +160,6 @@ def scores_table(state) -> str:
     return f"**{word} scores** ({section_link('§9', rule_title('§9'))}): {parts}"
 
 
-def _action_text(step, me: int | None) -> str:
-    """A move's text, without the tile of another seat's draw (hidden, §7.2)."""
-    drawn = next((e for e in step.events if e["kind"] == "drawn"), None)
-    if step.player == CHANCE and drawn is not None and drawn["seat"] != me:
-        return f"draw {step.text.split()[1]} (hidden)"
-    return step.text
-
-
 def what_happened(steps: list, me: int | None) -> None:
     """The moves through ``me``'s eyes: other seats' draws without their tiles."""
     if not steps:
@@ -175,7 +168,7 @@ def what_happened(steps: list, me: int | None) -> None:
     lines = []
     for step in steps:
         actor = "Chance" if step.player == CHANCE else ("You" if step.player == me else player_label(step.player))
-        lines.append(f"- **{actor}**: `{_action_text(step, me)}`")
+        lines.append(f"- **{actor}**: `{seen_text(None, step.player, step.text, me)}`")
         for event in step.events:
             lines.append(f"    - {explain(event, viewer=eyes)} ({section_link(event['rule'])})")
     with st.expander(f"What happened ({len(steps)} moves since your last)", expanded=True):
