@@ -7,8 +7,30 @@ from __future__ import annotations
 import streamlit as st
 
 from core.bots import lineup_text
+from core.errors import ImperialError
 from core.registry import plugin
 from dashboard import cache, frame
+
+
+def open_run(catalog, game: str, keys: tuple[str, str], make_one: str, overview) -> tuple[str, int] | None:
+    """The top of a runs page: the run of ``game`` and the player count to compare (``keys``: their
+    widgets' keys), with the scope line, as ``(run, players)``; None when there is nothing to show
+    (said why). ``overview(catalog, run)`` is the page's query of the run's games by players, status
+    and bots."""
+    row = choose_run(catalog, game, keys[0], make_one)
+    if row is None:
+        return None
+    try:
+        games = cache.load(overview, catalog, row.name)
+    except ImperialError as exc:  # e.g. a run folder that has gone since it was registered
+        frame.show_error(f"The games of {frame.code_span(row.name)} cannot be read.", exc)
+        return None
+    players = choose_players(games, keys[1])
+    if players is None:
+        st.info(f"Run {row.name} has no finished game yet.")
+        return None
+    scope(games, players, row)
+    return row.name, players
 
 
 def choose_run(catalog, game: str, key: str, make_one: str):

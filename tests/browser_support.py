@@ -128,6 +128,18 @@ def tab(browser: Browser, url: str):
         context.close()
 
 
+@contextmanager
+def local_tab(browser: Browser, url: str, path: str, title: str):
+    """A fresh tab on the page at ``path``, once its ``title`` shows; on exit, when the page has
+    settled, none of its requests may have left the machine (fonts, icons, usage statistics)."""
+    with tab(browser, url) as (page, requests):
+        page.goto(path)
+        expect(heading(page, title)).to_be_visible()
+        yield page
+        idle(page)  # what the last step started has been requested
+        assert not foreign(requests), f"requests that left the machine: {foreign(requests)}"
+
+
 def foreign(requests: list[str]) -> list[str]:
     """The requests that left the machine: anything but this host and data:/blob: URLs."""
     return [url for url in requests if not LOCAL_URL.match(url)]

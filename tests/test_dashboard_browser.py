@@ -17,8 +17,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from core.games.imperial2030.setups import SETUPS_DIR
-from tests.browser_support import (CHARTS, LAPTOP, ROOT, charts_drawn, chromium, dashboard_server, foreign, heading,
-                                   idle, open_page, tab)
+from tests.browser_support import (CHARTS, LAPTOP, ROOT, charts_drawn, chromium, dashboard_server, heading, idle,
+                                   local_tab, open_page)
 
 # Under pytest-xdist (--dist loadgroup) these tests share one worker: one server and one chromium.
 pytestmark = pytest.mark.xdist_group("browser")
@@ -54,14 +54,9 @@ def browser():
 
 @pytest.fixture
 def page(browser, app_url):
-    """A fresh browser tab (and session of the app) on the app's first page; after the test, none of
-    its requests may have left the machine (fonts, icons, usage statistics)."""
-    with tab(browser, app_url) as (page, requests):
-        page.goto("/")
-        expect(heading(page, "Game explorer")).to_be_visible()
+    """A fresh browser tab (and session of the app) on the app's first page."""
+    with local_tab(browser, app_url, "/", "Game explorer") as page:
         yield page
-        idle(page)  # what the last step started has been requested
-        assert not foreign(requests), f"requests that left the machine: {foreign(requests)}"
 
 
 def screenshot(page: Page, name: str) -> None:

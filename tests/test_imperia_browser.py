@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from core.simulate import simulate
-from tests.browser_support import chromium, dashboard_server, foreign, heading, idle, open_page, tab
+from tests.browser_support import chromium, dashboard_server, heading, local_tab, open_page
 
 pytestmark = pytest.mark.xdist_group("browser")
 RUN = "im-browser"
@@ -35,12 +35,8 @@ def browser():
 
 @pytest.fixture
 def page(browser, app_url):
-    with tab(browser, app_url) as (page, requests):
-        page.goto("./imperia_explorer")
-        expect(heading(page, "Imperia explorer")).to_be_visible()
+    with local_tab(browser, app_url, "./imperia_explorer", "Imperia explorer") as page:
         yield page
-        idle(page)
-        assert not foreign(requests), f"requests that left the machine: {foreign(requests)}"
 
 
 def step_heading(page):

@@ -11,8 +11,10 @@ of the cards it has not seen (card counting, R25), spread over the regions in pr
 value, and treats the rival's final influence as that expectation with a spread that grows with
 the expected bid (a rival either bids a stack there or nothing). From the chance that each rival
 ends level or ahead (ties drop to the lower place, R14) it gets the chance of being first, second
-or third, and so its expected award: the value V (plus, for first place, the Leader's extra
-influence cards next turn, Spain's +3 and the tie-break), half of V, or 1.
+or third, and so its expected award: the value V, half of V, or 1. First place is worth more than
+V: the Leader's extra influence cards next turn (``CARD_VP`` per power counter: a lead breeds
+leads), Spain's +3, the tie-break, and what the likeliest rival Leader loses (weighed like that
+rival, ``DENIAL``).
 
 * **Bid** (§5.2): the whole hand is planned at its first card: biggest cards first, each to the
   region where it adds the most expected award, then single cards are moved while that helps.
@@ -23,15 +25,19 @@ influence cards next turn, Spain's +3 and the tie-break), half of V, or 1.
 * **Develop** (§5.3): the card whose extra value the bot expects to collect (its place chances
   now, and ``FUTURE`` of it per turn left, counters being permanent) minus what the rivals collect.
 * **Events** (§5.7): for each free region, the change the event makes to every seat's stake there
-  (the award of its place, its Leader bonus and its influence, weighed by the turns left), the
-  bot's gain minus the rivals' (the rivals weighed towards the VP leader), less the same for an
-  event left in the deck (that region would otherwise get one of those): harmful events go where
-  they hurt the leading rival, good ones where they help the bot, Status Quo protects its best
-  region.
-* **Power** (``pick``, R3): the power the bot's self-play rates best of those left.
+  (the award of its place and its Leader bonus, ``FUTURE`` per turn left, and ``MARGIN_VP`` per
+  point of influence per turn left), the bot's gain minus the rivals' (weighed towards the VP
+  leader), less the mean of the same for the events still in the deck (the region would otherwise
+  get one of those). Harmful events go where they hurt the leading rival, good ones where they
+  help the bot, Status Quo shields the region the deck threatens most.
+* **Power** (``pick``, R3): the power that wins most often in its self-play, of those left.
 
-Near-equal choices are drawn by the bot's generator (Gumbel noise of scale ``temperature`` VP on
-the scores, i.e. a softmax draw): the same seed plays the same game, other seeds vary.
+Rivals are seats with weights summing to 1: a softmax of their VP (``RIVAL_TEMPERATURE``), so the
+VP leader weighs most. The constants were tuned in self-play (one variant seat against three
+default bots, 800 four-player games a setting; scripts/bench_imperial_powers.py measures the
+result). Near-equal choices are drawn by the bot's generator (Gumbel noise of scale
+``temperature`` VP on the scores, i.e. a softmax draw): the same seed plays the same game, other
+seeds vary.
 """
 
 from __future__ import annotations
@@ -41,16 +47,17 @@ import random
 
 from core.games.imperial_powers.actions import ASSIGN_ACTIONS, MOVE_ACTIONS, PASS_ACTION
 from core.games.imperial_powers.data import data
-from core.games.imperial_powers.rules import REGIONS, awards
+from core.games.imperial_powers.rules import REGIONS, awards, leader_of
 from core.games.imperial_powers.state import P_BID, P_DEVELOP, P_EVENT_ASSIGN, P_POWER, P_TACTICS
 
 D = data()
-CARD_VP = 1.5  # VP an extra influence card is worth to its holder (the Leader's power counters, R23)
+VALUE = D.card_values
+CARD_VP = 12.0  # VP the Leader's extra influence card (per power counter, R23) is worth: far above a card's VP
 TIEBREAK_VP = 0.25  # a region led, for the final tie-break (R20)
-SPREAD = 1.0  # a rival's spread around its expected bid, per sqrt(expected bid x mean card)
+SPREAD = 2.2  # a rival's spread around its expected bid, per sqrt(expected bid x mean card)
 SURE_SPREAD = 0.3  # the spread of a rival with nothing left to reveal (its influence is known)
 FUTURE = 0.35  # share of a region's stake that carries over to each turn left (influence persists)
-MARGIN_VP = 0.05  # VP per point of influence per turn left, beyond the places it gives
+MARGIN_VP = 0.5  # VP per point of influence per turn left, beyond the places it gives
 MIN_MOVE_GAIN = 0.05  # a Tactics move must gain this much (VP) over a pass
 IMPROVE_PASSES = 2  # rounds of single-card moves after the greedy bid plan
 DENIAL = 1.0  # weight of what first place takes from the likeliest rival Leader (its weight times its loss)
@@ -62,8 +69,7 @@ EPSILON = 1e-9
 TOTAL_CARDS, TOTAL_VALUE = len(D.card_values), sum(D.card_values)
 # The self-play strength of the powers (best first), for ``pick``: measured by
 # scripts/bench_imperial_powers.py --powers (heuristic self-play under random assignment).
-POWER_PREFERENCE = tuple(D.powers.index(w) for w in ("spain", "portuguese", "britain", "france", "dutch"))
-_EVENT = {name: e for e, name in enumerate(D.events)}
+POWER_PREFERENCE = tuple(D.powers.index(w) for w in ("britain", "spain", "france", "dutch", "portuguese"))
 # E[max(0, I - d6)] for I < 6 (at 6 and above it is I - 3.5)
 _GREAT_GAME = tuple(sum(max(0, i - d) for d in range(1, 7)) / 6 for i in range(6))
 
@@ -91,7 +97,7 @@ class ImperialPowersHeuristicBot:
         if phase == P_BID:
             return self._bid(state)
         if phase == P_TACTICS:
-            return self._tactics(state, legal_actions)
+            return self._tactics(state)
         if phase == P_DEVELOP:
             return self._develop(state, legal_actions)
         if phase == P_EVENT_ASSIGN:
@@ -160,7 +166,7 @@ class ImperialPowersHeuristicBot:
 
     # ----- Tactics (§5.4, R12) -----
 
-    def _tactics(self, state, legal_actions):
+    def _tactics(self, state):
         me = state.current
         contest = Contest(state, me)
         amounts = strip_amounts(state, me)
@@ -193,33 +199,25 @@ class ImperialPowersHeuristicBot:
 
     def _assign_event(self, state, legal_actions):
         me, n = state.current, state.n
-        weights = rival_weights(state, me)
+        weights = [-w for w in rival_weights(state, me)]  # what a rival gains counts against the bot
         weights[me] = 1.0
         key = (me, state.turn, tuple(weights))
-        if key != self._event_key:
+        if key != self._event_key:  # the memo holds for one seat, turn and standing
             self._event_key, self._event_memo = key, {}
-        memo = self._event_memo
-        turns = turns_after(state)
-        spain = [D.spain_vp[w] for w in state.powers]
-        tie_rule = state.game.tie_rule
+        context = (me, weights, [D.spain_vp[w] for w in state.powers], turns_after(state), state.game.tie_rule)
         left = state.events_left
         scores = []
         for _, x in legal_actions:
-            row = tuple(state.influence[x * n:x * n + n])
-            region = (row, state.resources[x], state.power_counters[x])
-
-            def delta(e):
-                got = memo.get((e, region))
-                if got is None:
-                    got = memo[(e, region)] = event_delta(e, region, me, weights, spain, turns, tie_rule)
-                return got
-
-            baseline = LEFT_EVENTS * sum(delta(e) for e in left) / len(left) if left else 0.0
-            scores.append(delta(state.pending_event) - baseline)
+            region = (tuple(state.influence[x * n:x * n + n]), state.resources[x], state.power_counters[x])
+            baseline = sum(self._event_delta(e, region, context) for e in left) / len(left) if left else 0.0
+            scores.append(self._event_delta(state.pending_event, region, context) - LEFT_EVENTS * baseline)
         return self._best(legal_actions, scores)
 
-
-VALUE = D.card_values
+    def _event_delta(self, e: int, region: tuple, context: tuple) -> float:
+        got = self._event_memo.get((e, region))
+        if got is None:
+            got = self._event_memo[(e, region)] = event_delta(e, region, *context)
+        return got
 
 
 def own_strip_cards(state, me: int) -> tuple:
@@ -354,71 +352,71 @@ class Contest:
 
 # ----- events (§5.7): their effect on one region's row of influence, for the bot's estimate -----
 
-def _halve_leader(row, leader):
-    return [u // 2 if p == leader else u for p, u in enumerate(row)]
+def _unchanged(row, value, leader, me):
+    return row, value
 
 
-def _conquest(row):
+def _conquest(row, value, leader, me):
     present = [u for u in row if u > 0]
     if len(present) < 2 or min(present) == max(present):
-        return row
+        return row, value
     low = min(present)
-    return [0 if u == low else u for u in row]
+    return [0 if u == low else u for u in row], value
 
 
-def _great_game(row):
-    return [u - 3.5 if u >= 6 else _GREAT_GAME[int(u)] if u > 0 else u for u in row]
+def _halve_leader(row, value, leader, me):
+    return [u // 2 if p == leader else u for p, u in enumerate(row)], value
 
 
-def _domination(row, leader):
-    return row if leader < 0 else [u if p == leader else 0 for p, u in enumerate(row)]
+def _great_game(row, value, leader, me):  # the expected loss of a d6, not below 0
+    return [u - 3.5 if u >= 6 else _GREAT_GAME[int(u)] for u in row], value
 
 
-def leader_of(row) -> int:
-    best = max(row)
-    if best <= 0 or row.count(best) > 1:
-        return -1
-    return row.index(best)
+def _revolution(row, value, leader, me):
+    return [0] * len(row), value
+
+
+def _balance_of_power(row, value, leader, me):  # the drawer's expected d6
+    return [u + 3.5 if p == me else u for p, u in enumerate(row)], value
+
+
+def _nation_building(row, value, leader, me):
+    return row, value + 1
+
+
+def _domination(row, value, leader, me):
+    return (row if leader < 0 else [u if p == leader else 0 for p, u in enumerate(row)]), value
+
+
+def _small_wars(row, value, leader, me):
+    return [u // 2 for u in row], value
+
+
+# per event: its effect on the row and whether it scores the region first (Exploitation)
+_EFFECTS = {"status_quo": (_unchanged, False), "conquest": (_conquest, False), "exploitation": (_halve_leader, True),
+            "great_game": (_great_game, False), "rebellion": (_halve_leader, False), "revolution": (_revolution, False),
+            "balance_of_power": (_balance_of_power, False), "nation_building": (_nation_building, False),
+            "domination": (_domination, False), "small_wars": (_small_wars, False)}
+EFFECTS = tuple(_EFFECTS[name] for name in D.events)
 
 
 def event_delta(e: int, region: tuple, me: int, weights: list[float], spain: list[int], turns: int,
                 tie_rule: int) -> float:
-    """The bot's gain minus the rivals' (``weights``; the bot's own is 1) from event e in a region
-    of (influence row, resource, power counters): immediate VP (Exploitation) plus the change of
-    every seat's stake there and of its influence, which count for the ``turns`` still to come."""
+    """The weighed sum of the seats' gains (``weights``: the bot's 1, the rivals' negative) from
+    event e in a region of (influence row, resource, power counters): the VP it pays now
+    (Exploitation) plus the change of every seat's stake and influence there, which count for the
+    ``turns`` still to come."""
     row, resource, power = region
+    row, value = list(row), resource + power
+    effect, scores = EFFECTS[e]
+    after, after_value = effect(row, value, leader_of(row), me)
+    now = awards(row, value, tie_rule) if scores else [0] * len(row)
+    if after is row and after_value == value and not scores:
+        return 0.0  # nothing changes there
     future, margin = FUTURE * turns, MARGIN_VP * turns
-    row = list(row)
-    value = resource + power
-    leader = leader_of(row)
-    now = [0] * len(row)
-    name = D.events[e]
-    after, after_value = row, value
-    if name == "conquest":
-        after = _conquest(row)
-    elif name == "exploitation":
-        now = awards(row, value, tie_rule)
-        after = _halve_leader(row, leader)
-    elif name == "great_game":
-        after = _great_game(row)
-    elif name == "rebellion":
-        after = _halve_leader(row, leader)
-    elif name == "revolution":
-        after = [0] * len(row)
-    elif name == "balance_of_power":
-        after = [u + 3.5 if p == me else u for p, u in enumerate(row)]
-    elif name == "nation_building":
-        after_value = value + 1
-    elif name == "domination":
-        after = _domination(row, leader)
-    elif name == "small_wars":
-        after = [u // 2 for u in row]
-    if after is row and after_value == value and not any(now):
-        return 0.0  # status quo, or an event with nothing to act on
     before = stakes(row, value, power, spain, future, tie_rule)
     later = stakes(after, after_value, power, spain, future, tie_rule)
-    return sum(w * (now[p] + later[p] - before[p] + margin * (after[p] - row[p]))
-               for p, w in enumerate(weights))
+    return sum(w * (now[p] + later[p] - before[p] + margin * (after[p] - row[p])) for p, w in enumerate(weights))
 
 
 def stakes(row, value: int, power: int, spain: list[int], future: float, tie_rule: int) -> list[float]:

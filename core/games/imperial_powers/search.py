@@ -2,23 +2,22 @@
 
 * ``resample(state, player, rng)``: what ``player`` has not seen (§6.2) is redealt. The unseen
   influence cards (the deck, the other seats' hands and strips) are shuffled and dealt back in the
-  same numbers: each hand as many cards as before, each strip as many, every strip card under a
-  uniformly drawn region (the slots are hidden, R10), except that a move made public under
+  same numbers: each hand as many cards as before, each strip as many. The slots are hidden
+  (R10), so any placement is consistent with the observation; a seat's strip cards go where the
+  heuristic bot (seeded from ``rng``) would bid them from that seat's view, so that the
+  determinised rivals bid like players rather than uniformly at random (a uniform placement made
+  the search underrate the competition in valuable regions). A move made public under
   ``tactics_visibility: regions_public`` keeps a card in its target slot. The seat in the middle
   of its Tactics keeps only its public moves as moved cards (a hidden first decision may have
-  been a pass). Unless
-  ``player`` is Dutch, the Dutch development hand and face-down discards are redealt from them
-  and the development deck. The decks have no order to redraw (a deal is a chance node).
-* ``evaluate(state)``: before the end, a softmax of *projected* VP: the VP so far plus, for each
-  Score Phase still to come, ``PROJECTION`` times the awards (and Spain's bonus) the map would pay
-  now, the bids on the strips counted as revealed. The softmax temperature grows with the Score
-  Phases left (``TEMPERATURE`` + ``TEMPERATURE_PER_SCORING`` per phase). Both were fitted on 300
-  heuristic self-play games (3-5 players, 6,000 positions at the start of a Bid and after a Score
-  Phase): least squares of the further VP on the awards now (about 1.3 VP per award and Score
-  Phase left, R² 0.5-0.9 but for the first turns), then the temperature of the best
-  log-likelihood of the actual winner. At the end 0.8 to the winners and 0.2 by a softmax.
-* ``playout_policy(rng)``: the heuristic bot (heuristic.py), seeded from ``rng``, about 0.1 ms a
-  decision.
+  been a pass). Unless ``player`` is Dutch, the Dutch development hand and face-down discards are
+  redealt from them and the development deck. The decks have no order to redraw (a deal is a
+  chance node).
+* ``evaluate(state)``: before the end, each seat's estimated chance to win: a softmax (conditional
+  logit) of a weighted sum of its VP, the awards and Spain bonus the map pays it per Score Phase
+  and its influence on the map, the bids on the strips counted as revealed; the weights depend on
+  the Score Phases left (``WIN_MODEL``). At the end 0.8 to the winners and 0.2 by a softmax of
+  the final VP.
+* ``playout_policy(rng)``: the heuristic bot (heuristic.py), seeded from ``rng``.
 """
 
 from __future__ import annotations
@@ -26,16 +25,23 @@ from __future__ import annotations
 import math
 
 from core.games.imperial_powers.data import data
+from core.games.imperial_powers.heuristic import Contest, ImperialPowersHeuristicBot
 from core.games.imperial_powers.rules import REGIONS, awards, leader_of, vp_totals
 from core.games.imperial_powers.state import P_EVENT_DRAW, P_OVER
 from core.games.imperial_powers.scoring import standings
 
 D = data()
 VALUE = D.card_values
-PROJECTION = 1.3  # further VP per VP of awards on the map now, per Score Phase left (fitted)
-TEMPERATURE = 8.0  # VP: the softmax temperature once no Score Phase is left (fitted) ...
-TEMPERATURE_PER_SCORING = 6.5  # ... and its growth per Score Phase left (fitted)
-LEAD_WEIGHT = 0.5  # VP a region led is worth in the estimate (it only breaks ties)
+# The win model before the end, by Score Phases left (0..10, more counts as 10): the weights of a
+# seat's (VP, awards the map pays it per Score Phase, its influence on the map) in a conditional
+# logit of the winner, fitted by maximum likelihood on 400 heuristic self-play games (3-5 players;
+# positions at the start of each Bid and after each Score Phase). Early on a VP lead draws the
+# rivals' events (negative weight) and influence on the map counts most; late the VP decide.
+WIN_MODEL = ((0.229, 0.020, -0.005), (0.071, 0.055, 0.016), (0.030, 0.051, 0.013), (0.017, 0.027, 0.018),
+             (0.008, 0.019, 0.018), (0.003, 0.011, 0.019), (-0.005, 0.013, 0.021), (-0.013, 0.011, 0.022),
+             (-0.024, 0.004, 0.026), (-0.039, 0.011, 0.032), (-0.041, 0.011, 0.032))
+FINAL_TEMPERATURE = 3.0  # VP: the softmax of the final scores that breaks ties among wins and losses
+LEAD_WEIGHT = 0.5  # VP a region led is worth in the final softmax (it only breaks ties)
 WIN_WEIGHT = 0.8
 
 
@@ -84,8 +90,6 @@ def _redeal_influence(state, other, player, rng) -> None:
 def _planned_slots(other, q: int, cards: list, rng) -> list[list]:
     """The slots the heuristic bot, seeded from ``rng``, bids ``cards`` under from seat q's view
     of ``other`` (the map as it is now, q holding just these cards)."""
-    from core.games.imperial_powers.heuristic import Contest, ImperialPowersHeuristicBot
-
     hand = other.hand[q]
     other.hand[q] = tuple(sorted(cards))
     for x in range(REGIONS):
@@ -120,32 +124,30 @@ def scorings_left(state) -> int:
     return state.game.turns - state.turn + before_score
 
 
-def projected_vp(state, scorings: int) -> list[float]:
-    """Each seat's VP so far plus ``PROJECTION`` x ``scorings`` x the awards and Spain bonus the map
-    (with the strips revealed) pays now, plus the tie-break weight of the regions led."""
+def features(state) -> list[tuple[float, float, float]]:
+    """Each seat's (VP, awards and Spain bonus the map pays per Score Phase, influence on the map),
+    the bids on the strips counted as revealed."""
     n, inf, strip = state.n, state.influence, state.strip
     value = VALUE
-    keys = [float(vp) for vp in vp_totals(state)]
-    per_scoring = [0.0] * n
+    per_scoring, on_map = [0.0] * n, [0.0] * n
     for x in range(REGIONS):
         row = [inf[x * n + p] + sum(value[c] for c in strip[p * REGIONS + x]) for p in range(n)]
         got = awards(row, state.resources[x] + state.power_counters[x], state.game.tie_rule)
         lead = leader_of(row)
         if lead >= 0:
             got[lead] += D.spain_vp[state.powers[lead]]
-            keys[lead] += LEAD_WEIGHT
         for p in range(n):
             per_scoring[p] += got[p]
-    weight = PROJECTION * scorings
-    return [k + weight * a for k, a in zip(keys, per_scoring)]
+            on_map[p] += row[p]
+    return list(zip(vp_totals(state), per_scoring, on_map))
 
 
 def evaluate(state) -> list[float]:
     if state.phase != P_OVER:
-        scorings = scorings_left(state)
-        return softmax(projected_vp(state, scorings), TEMPERATURE + TEMPERATURE_PER_SCORING * scorings)
+        a, b, c = WIN_MODEL[min(scorings_left(state), len(WIN_MODEL) - 1)]
+        return softmax([a * vp + b * paid + c * held for vp, paid, held in features(state)], 1.0)
     keys = [vp + LEAD_WEIGHT * led for vp, led in standings(state)]
-    shares = softmax(keys, TEMPERATURE)
+    shares = softmax(keys, FINAL_TEMPERATURE)
     won = state.winners()
     values = [(1 - WIN_WEIGHT) * v for v in shares]
     for p in won:
@@ -155,8 +157,6 @@ def evaluate(state) -> list[float]:
 
 def playout_policy(rng):
     """The heuristic bot as a function state -> action, seeded from ``rng``."""
-    from core.games.imperial_powers.heuristic import ImperialPowersHeuristicBot
-
     bot = ImperialPowersHeuristicBot(rng.getrandbits(64))
 
     def policy(state):

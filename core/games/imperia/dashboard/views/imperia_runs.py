@@ -14,11 +14,10 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import streamlit as st
 
-from core.errors import ImperialError
 from core.games.imperia.dashboard import runs_queries as q
 from core.stats import even_shares, format_p
 from dashboard import cache, charts, frame
-from dashboard.runs_page import choose_players, choose_run, scope
+from dashboard.runs_page import open_run
 
 RUN_KEY, PLAYERS_KEY = "imperia_runs_run", "imperia_runs_players"
 MAKE_ONE = "imperial simulate --game imperia --players 3 --games 1000 --bots heuristic --out runs/NAME"
@@ -139,20 +138,10 @@ def tempo(catalog, run: str, players: int) -> None:
 def main() -> None:
     st.title("Imperia runs")
     catalog = frame.catalog_path()
-    row = choose_run(catalog, "imperia", RUN_KEY, MAKE_ONE)
-    if row is None:
+    opened = open_run(catalog, "imperia", (RUN_KEY, PLAYERS_KEY), MAKE_ONE, q.overview)
+    if opened is None:
         return
-    run = row.name
-    try:
-        overview = cache.load(q.overview, catalog, run)
-    except ImperialError as exc:  # e.g. a run folder that has gone since it was registered
-        frame.show_error(f"The games of {frame.code_span(run)} cannot be read.", exc)
-        return
-    players = choose_players(overview, PLAYERS_KEY)
-    if players is None:
-        st.info(f"Run {run} has no finished game yet.")
-        return
-    scope(overview, players, row)
+    run, players = opened
     first_player(catalog, run, players)
     fortress(catalog, run, players)
     layout(catalog, run, players)

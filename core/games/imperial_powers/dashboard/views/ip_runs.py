@@ -13,11 +13,10 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import streamlit as st
 
-from core.errors import ImperialError
 from core.games.imperial_powers.dashboard import runs_queries as q
 from core.stats import format_p
 from dashboard import cache, charts, frame
-from dashboard.runs_page import choose_players, choose_run, scope
+from dashboard.runs_page import open_run
 
 RUN_KEY, PLAYERS_KEY = "ip_runs_run", "ip_runs_players"
 MAKE_ONE = ("imperial simulate --game imperial_powers --players 5 --games 1000 --bots heuristic --setup FILE.json "
@@ -118,20 +117,10 @@ def events(catalog, run: str, players: int) -> None:
 def main() -> None:
     st.title("Imperial Powers runs")
     catalog = frame.catalog_path()
-    row = choose_run(catalog, "imperial_powers", RUN_KEY, MAKE_ONE)
-    if row is None:
+    opened = open_run(catalog, "imperial_powers", (RUN_KEY, PLAYERS_KEY), MAKE_ONE, q.overview)
+    if opened is None:
         return
-    run = row.name
-    try:
-        overview = cache.load(q.overview, catalog, run)
-    except ImperialError as exc:  # e.g. a run folder that has gone since it was registered
-        frame.show_error(f"The games of {frame.code_span(run)} cannot be read.", exc)
-        return
-    players = choose_players(overview, PLAYERS_KEY)
-    if players is None:
-        st.info(f"Run {run} has no finished game yet.")
-        return
-    scope(overview, players, row)
+    run, players = opened
     balance(catalog, run, players)
     picking(catalog, run, players)
     sources(catalog, run, players)
