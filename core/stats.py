@@ -35,6 +35,34 @@ def wilson(successes: int, n: int) -> tuple[float, float]:
     return float(ci.low), float(ci.high)
 
 
+def with_rates(table, wins: str = "wins", games: str = "games", name: str = ""):
+    """A table (a DataFrame with one row per group) with ``<name>rate`` = wins / games and its 95%
+    Wilson interval (``<name>low``, ``<name>high``); the counts made whole numbers."""
+    table = table.copy()
+    table[wins], table[games] = table[wins].astype(int), table[games].astype(int)
+    table[f"{name}rate"] = table[wins] / table[games]
+    bounds = [wilson(k, n) for k, n in zip(table[wins], table[games])]
+    table[f"{name}low"], table[f"{name}high"] = [b[0] for b in bounds], [b[1] for b in bounds]
+    return table
+
+
+def with_means(table, columns, n: str = "games"):
+    """A table with each mean of ``columns`` beside its 95% Student's t interval (``<column>_low``,
+    ``_high``), from the count ``n`` and the standard deviation ``<column>_sd`` (then dropped):
+    mean_ci's interval, for means counted in SQL rather than from every value."""
+    table = table.copy()
+    for column in columns:
+        half = [sps.t.ppf(0.975, k - 1) * sd / math.sqrt(k) if k > 1 and sd == sd else math.nan
+                for k, sd in zip(table[n], table[f"{column}_sd"].astype(float))]
+        table[f"{column}_low"], table[f"{column}_high"] = table[column] - half, table[column] + half
+    return table.drop(columns=[f"{column}_sd" for column in columns])
+
+
+def against_fair(wins: int, games: int, players: int) -> float:
+    """Two-sided p of the binomial test that a rate of wins / games is the fair share 1 / players."""
+    return float(sps.binomtest(int(wins), int(games), 1 / players).pvalue) if games else math.nan
+
+
 def mean_ci(values) -> tuple[float, float, float]:
     """Mean of one value per game with its Student's t 95% interval (nan bounds below two games)."""
     values = np.asarray(values, dtype=float)

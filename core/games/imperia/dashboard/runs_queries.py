@@ -14,13 +14,11 @@ two fortresses in one class), said so where they are shown, with a per-game test
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
-from core.stats import even_shares, mean_ci, wilson
+from core.stats import against_fair, even_shares, mean_ci, wilson, with_means, with_rates
 from dashboard.queries import fetch
 
 # The finished games of run $1 with $2 seats, and one row per seat of each.
@@ -47,29 +45,9 @@ SITE_CLASSES = {2: "side, middle", 3: "side, beside a corner", 4: "corner of the
 
 # ----- intervals -----
 
-def with_rates(table: pd.DataFrame, wins: str = "wins", games: str = "games") -> pd.DataFrame:
-    """``rate`` = wins / games with its 95% Wilson interval (``low``, ``high``)."""
-    table = table.copy()
-    table[wins], table[games] = table[wins].astype(int), table[games].astype(int)
-    table["rate"] = table[wins] / table[games]
-    bounds = [wilson(k, n) for k, n in zip(table[wins], table[games])]
-    table["low"], table["high"] = [b[0] for b in bounds], [b[1] for b in bounds]
-    return table
-
-
 def with_score_interval(table: pd.DataFrame) -> pd.DataFrame:
-    """The mean score's 95% Student's t interval (``score_low``, ``score_high``) from its count, mean and
-    standard deviation: core.stats.mean_ci's interval, counted in SQL rather than from every value."""
-    table = table.copy()
-    half = [sps.t.ppf(0.975, n - 1) * sd / math.sqrt(n) if n > 1 and sd == sd else math.nan
-            for n, sd in zip(table["games"], table["score_sd"].astype(float))]
-    table["score_low"], table["score_high"] = table["score"] - half, table["score"] + half
-    return table.drop(columns="score_sd")
-
-
-def against_fair(wins: int, games: int, players: int) -> float:
-    """Two-sided p of the binomial test that a rate of wins / games is the fair share 1 / players."""
-    return float(sps.binomtest(int(wins), int(games), 1 / players).pvalue) if games else math.nan
+    """The mean score's 95% Student's t interval (``score_low``, ``score_high``)."""
+    return with_means(table, ("score",))
 
 
 # ----- the run -----

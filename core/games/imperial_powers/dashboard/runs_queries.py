@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from core.stats import even_shares, holm, wilson
+from core.stats import against_fair, even_shares, holm, mean_ci, with_means, with_rates
 from dashboard.queries import fetch
 
 # The finished games of run $1 with $2 seats, and one row per seat of each.
@@ -35,41 +34,12 @@ s AS (SELECT game_id, players, power_assignment, seat, (seat - first_instigator 
 """
 _COUNTS = ("count(*) AS games, sum(won::INT) AS wins, sum(alone::INT) AS outright, avg(score) AS score, "
            "stddev_samp(score) AS score_sd, avg(above) AS above, stddev_samp(above) AS above_sd")
+MEANS = ("score", "above")  # the means of _COUNTS, each with its interval
 SOURCES = {"vp_places": "place awards", "vp_spain": "Spain's bonus", "vp_exploitation": "Exploitation",
            "vp_start": "start bonus"}
 
 
 # ----- intervals and tests -----
-
-def with_rates(table: pd.DataFrame) -> pd.DataFrame:
-    """``rate`` = wins / games with its 95% Wilson interval (``low``, ``high``)."""
-    table = table.copy()
-    table["wins"], table["games"] = table["wins"].astype(int), table["games"].astype(int)
-    table["rate"] = table["wins"] / table["games"]
-    bounds = [wilson(k, n) for k, n in zip(table["wins"], table["games"])]
-    table["low"], table["high"] = [b[0] for b in bounds], [b[1] for b in bounds]
-    return table
-
-
-def _t_half(n, sd) -> list[float]:
-    return [sps.t.ppf(0.975, k - 1) * s / math.sqrt(k) if k > 1 and s == s else math.nan
-            for k, s in zip(n, pd.Series(sd, dtype=float))]
-
-
-def with_means(table: pd.DataFrame, columns=("score", "above")) -> pd.DataFrame:
-    """Each mean of ``columns`` with its 95% Student's t interval (``<column>_low``, ``_high``) from
-    its count (``games``) and standard deviation (``<column>_sd``, then dropped)."""
-    table = table.copy()
-    for column in columns:
-        half = _t_half(table["games"], table[f"{column}_sd"])
-        table[f"{column}_low"], table[f"{column}_high"] = table[column] - half, table[column] + half
-    return table.drop(columns=[f"{column}_sd" for column in columns])
-
-
-def against_fair(wins: int, games: int, players: int) -> float:
-    """Two-sided p of the binomial test that a rate of wins / games is the fair share 1 / players."""
-    return float(sps.binomtest(int(wins), int(games), 1 / players).pvalue) if games else math.nan
-
 
 def mean_zero(mean: float, sd: float, n: int) -> float:
     """Two-sided p of Student's t test that a mean (of ``n`` games, standard deviation ``sd``) is 0."""
@@ -114,7 +84,7 @@ def power_wins(catalog, run: str, players: int) -> pd.DataFrame:
     above the game's mean with their t intervals, ``p_wins`` and ``p_above``."""
     table = fetch(catalog, _SEATS + f"SELECT power, {_COUNTS} FROM s GROUP BY power ORDER BY power",
                   [run, players])
-    return with_means(with_tests(with_rates(table), players))
+    return with_means(with_tests(with_rates(table), players), MEANS)
 
 
 def powers_even(table: pd.DataFrame, players: int) -> float:
@@ -128,7 +98,7 @@ def powers_even(table: pd.DataFrame, players: int) -> float:
 def seat_wins(catalog, run: str, players: int) -> pd.DataFrame:
     """Per seat counted from the first instigator (``rel``): the same figures as power_wins."""
     table = fetch(catalog, _SEATS + f"SELECT rel, {_COUNTS} FROM s GROUP BY rel ORDER BY rel", [run, players])
-    return with_means(with_tests(with_rates(table), players))
+    return with_means(with_tests(with_rates(table), players), MEANS)
 
 
 def power_by_assignment(catalog, run: str, players: int) -> pd.DataFrame:
@@ -180,9 +150,7 @@ def event_effects(catalog, run: str, players: int) -> pd.DataFrame:
         FROM e GROUP BY event ORDER BY event""", [run, players])
     table = with_means(table, ("removed", "vp"))
     for column in ("hit_leader", "helped_self"):
-        bounds = [wilson(int(k), int(n)) for k, n in zip(table[column], table["games"])]
-        table[f"{column}_rate"] = table[column] / table["games"]
-        table[f"{column}_low"], table[f"{column}_high"] = [b[0] for b in bounds], [b[1] for b in bounds]
+        table = with_rates(table, column, "games", f"{column}_")
     return table.rename(columns={"games": "draws"})
 
 
@@ -196,9 +164,7 @@ def instigator_events(catalog, run: str, players: int) -> pd.DataFrame:
         FROM ip_events WHERE run = $1 AND game_id IN (SELECT game_id FROM g) GROUP BY draw ORDER BY draw""",
                   [run, players])
     for column in ("hit_leader", "helped_self"):
-        bounds = [wilson(int(k), int(n)) for k, n in zip(table[column], table["draws"])]
-        table[f"{column}_rate"] = table[column] / table["draws"]
-        table[f"{column}_low"], table[f"{column}_high"] = [b[0] for b in bounds], [b[1] for b in bounds]
+        table = with_rates(table, column, "draws", f"{column}_")
     return table
 
 
@@ -209,7 +175,5 @@ def lead_changes(catalog, run: str, players: int) -> dict:
 
     values = fetch(catalog, "SELECT c.lead_changes FROM (" + LEAD_CHANGES_SQL.replace("{runs}", "$1") + ") c "
                    "JOIN ip_games g USING (run, game_id) WHERE g.players = $2", [run, players])["lead_changes"]
-    values = np.asarray(values, dtype=float)
-    half = _t_half([len(values)], [values.std(ddof=1) if len(values) > 1 else math.nan])[0]
-    return {"mean": float(values.mean()) if len(values) else math.nan, "low": float(values.mean() - half) if len(values) else math.nan,
-            "high": float(values.mean() + half) if len(values) else math.nan, "games": len(values)}
+    mean, low, high = mean_ci(values)
+    return {"mean": mean, "low": low, "high": high, "games": len(values)}
