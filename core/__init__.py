@@ -1,1 +1,1 @@
-"""Rules engines for the Imperial lab, behind one game-agnostic interface (``core.interface``)."""
+"""Rules engines for the Imperial lab, behind one game-agnostic interface (``imperial_lab.core.interface``)."""

@@ -1,9 +1,9 @@
 """Bots: objects with ``decide(state, legal_actions) -> action`` (catanatron's API), and the bot specs
 that name them.
 
-They see the game only through the game-agnostic interface (``core.interface``). The bots of every game
+They see the game only through the game-agnostic interface (``imperial_lab.core.interface``). The bots of every game
 are here (``random``, and the search bot ``mcts``); a bot that needs a game's rules (Imperial 2030's
-``heuristic``) is that game's, declared in its plug-in (``core.plugin.GamePlugin.bots``), so every
+``heuristic``) is that game's, declared in its plug-in (``imperial_lab.core.plugin.GamePlugin.bots``), so every
 function that reads a spec takes the ``game`` it is for (default Imperial 2030).
 
 A **bot spec** is ``NAME`` or ``NAME:key=value[:key=value...]``, e.g. ``heuristic:temperature=0.5``
@@ -23,9 +23,9 @@ import math
 import random
 import re
 
-from core.errors import SetupError
-from core.jsonio import clip
-from core.registry import plugin
+from imperial_lab.core.errors import SetupError
+from imperial_lab.core.jsonio import clip
+from imperial_lab.core.registry import plugin
 
 MAX_SPEC_CHARS = 200  # a move log's header refuses longer bot names (core/gamelog.py)
 _INT = re.compile(r"[+-]?[0-9]{1,18}\Z")
@@ -56,11 +56,11 @@ _MISSING: dict[str, str] = {}  # bots that could not be loaded, and why (named w
 
 def bot_classes(game: str | None = None) -> dict:
     """The bots of ``game``: BOTS, the search bot ``mcts`` when core/mcts.py provides ``MCTSBot``, and the
-    game's own bots. mcts is imported only here, so ``import core.bots`` stays light, and a missing or
+    game's own bots. mcts is imported only here, so ``import imperial_lab.core.bots`` stays light, and a missing or
     broken core/mcts.py costs only that bot."""
     if "mcts" not in BOTS and "mcts" not in _MISSING:
         try:
-            from core.mcts import MCTSBot
+            from imperial_lab.core.mcts import MCTSBot
         except ImportError as exc:
             _MISSING["mcts"] = f"core/mcts.py cannot be loaded: {exc}"
         else:

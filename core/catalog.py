@@ -22,12 +22,13 @@ from pathlib import Path
 
 import duckdb
 
-from core import runstore
-from core.errors import ImperialError
-from core.runstore import RunError
-from core.tables import all_tables
+from imperial_lab.core import runstore
+from imperial_lab.core.errors import ImperialError
+from imperial_lab.core.files import user_folder
+from imperial_lab.core.runstore import RunError
+from imperial_lab.core.tables import all_tables
 
-DEFAULT_CATALOG = Path(__file__).resolve().parents[1] / "data" / "lab.duckdb"
+CATALOG_FILE = "lab.duckdb"  # in the user folder (imperial_lab.core.files)
 CATALOG_ENV = "IMPERIAL_LAB_CATALOG"
 ALIAS = "catalogue"  # the attached file's name inside a reader's in-memory database
 MESSAGE_LIMIT = 300  # characters of a DuckDB error kept in a CatalogError (its first line)
@@ -58,8 +59,8 @@ INT_TYPES = {"8": "TINYINT", "16": "SMALLINT", "32": "INTEGER", "64": "BIGINT"}
 
 
 def default_catalog() -> Path:
-    """The catalogue file named by the environment variable IMPERIAL_LAB_CATALOG, else data/lab.duckdb."""
-    return Path(os.environ.get(CATALOG_ENV) or DEFAULT_CATALOG)
+    """The catalogue file named by the environment variable IMPERIAL_LAB_CATALOG, else lab.duckdb in the user folder (imperial_lab.core.files)."""
+    return Path(os.environ.get(CATALOG_ENV) or user_folder() / CATALOG_FILE)
 
 
 def connect(catalog=None, read_only: bool = False) -> duckdb.DuckDBPyConnection:

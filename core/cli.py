@@ -21,14 +21,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-from core.bots import make_bot, parse_bot_list, seat_bots
-from core.errors import ImperialError, NotationError, SetupError
-from core.gamelog import MAX_SEED, replay_game, write_log
-from core.interface import make_game, seat_name
-from core.jsonio import clip, read_json_file
-from core.play import play_game
-from core.registry import DEFAULT_GAME, GAMES, plugin
-from core.setups import list_setups, load_setup, play_config, show_setup
+from imperial_lab.core.bots import make_bot, parse_bot_list, seat_bots
+from imperial_lab.core.errors import ImperialError, NotationError, SetupError
+from imperial_lab.core.files import package_path
+from imperial_lab.core.gamelog import MAX_SEED, replay_game, write_log
+from imperial_lab.core.interface import make_game, seat_name
+from imperial_lab.core.jsonio import clip, read_json_file
+from imperial_lab.core.play import play_game
+from imperial_lab.core.registry import DEFAULT_GAME, GAMES, plugin
+from imperial_lab.core.setups import list_setups, load_setup, play_config, show_setup
 
 ERROR_EXIT = 2
 INTERRUPTED_EXIT = 130  # the shell's code for a command stopped by Ctrl-C
@@ -106,7 +107,7 @@ def _parser() -> argparse.ArgumentParser:
                            "setups), or the path of a setup file (Imperial 2030: also a distribution JSON file)")
     play.add_argument("--log", metavar="FILE", help="write the game as a move log (JSON Lines)")
     play.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    from core.human import DEFAULT_HINT_PLAYOUTS, MAX_HINT_PLAYOUTS  # terminal play (docs/command-line.md)
+    from imperial_lab.core.human import DEFAULT_HINT_PLAYOUTS, MAX_HINT_PLAYOUTS  # terminal play (docs/command-line.md)
     play.add_argument("--human", metavar="SEATS", help="seats played on this terminal, e.g. 0 or 0,2: their "
                                                        "decisions are asked on stdin")
     play.add_argument("--resume", metavar="FILE", help="continue the game of a move log (imperial play --human's "
@@ -132,7 +133,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_batch_commands(sub)
     dashboard = sub.add_parser("dashboard", help="start the lab's dashboard (Streamlit); other options go to "
                                                  "streamlit run, e.g. --server.port 8600")
-    dashboard.add_argument("--catalog", default=None, metavar="PATH", help="catalogue file (default data/lab.duckdb)")
+    dashboard.add_argument("--catalog", default=None, metavar="PATH", help="catalogue file (default: lab.duckdb in the user folder)")
     dashboard.set_defaults(run=_dashboard, pass_on=True)
     return parser
 
@@ -166,7 +167,7 @@ def _add_batch_commands(sub) -> None:
                      help="games per chunk (default: about 8 chunks per worker, at most 200; a resumed run keeps its own)")
     sim.add_argument("--scheduler", metavar="ADDRESS",
                      help="use the Dask cluster at ADDRESS (its workers must see --out at the same path)")
-    sim.add_argument("--catalog", default=None, metavar="PATH", help="catalogue file (default data/lab.duckdb)")
+    sim.add_argument("--catalog", default=None, metavar="PATH", help="catalogue file (default: lab.duckdb in the user folder)")
     sim.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     sim.set_defaults(run=_simulate)
 
@@ -175,7 +176,7 @@ def _add_batch_commands(sub) -> None:
     imp.add_argument("logs", nargs="+", metavar="FILE")
     imp.add_argument("--run", required=True, metavar="NAME", dest="run_name")  # args.run is the handler
     imp.add_argument("--out", metavar="FOLDER", help="the run folder (default runs/NAME)")
-    imp.add_argument("--catalog", default=None, metavar="PATH", help="catalogue file (default data/lab.duckdb)")
+    imp.add_argument("--catalog", default=None, metavar="PATH", help="catalogue file (default: lab.duckdb in the user folder)")
     imp.set_defaults(run=_import)
 
     runs = sub.add_parser("runs", help="list the runs of the catalogue")
@@ -184,7 +185,7 @@ def _add_batch_commands(sub) -> None:
 
     cmp = sub.add_parser("compare", help="compare runs as setups × bot line-ups: per-game statistics, findings")
     cmp.add_argument("runs", nargs="+", metavar="RUN", help="run names of the catalogue (imperial runs)")
-    cmp.add_argument("--catalog", default=None, metavar="PATH", help="catalogue file (default data/lab.duckdb)")
+    cmp.add_argument("--catalog", default=None, metavar="PATH", help="catalogue file (default: lab.duckdb in the user folder)")
     cmp.add_argument("--json", action="store_true", help="print the comparison as one JSON object")
     cmp.set_defaults(run=_compare)
 
@@ -205,7 +206,7 @@ def _add_batch_commands(sub) -> None:
     lg.add_argument("--workers", type=bounded(MAX_WORKERS), default=_default_workers(),
                     help="worker processes of the local Dask cluster; 1 plays in this process (default: cores)")
     lg.add_argument("--out", metavar="DIR", help="the run folder (default runs/league-<hash> beside the catalogue)")
-    lg.add_argument("--catalog", default=None, metavar="PATH", help="catalogue file (default data/lab.duckdb)")
+    lg.add_argument("--catalog", default=None, metavar="PATH", help="catalogue file (default: lab.duckdb in the user folder)")
     lg.add_argument("--json", action="store_true", help="print the standings as one JSON object")
     lg.set_defaults(run=_league)
 
@@ -268,7 +269,7 @@ def _play(args) -> int:
 
 def _play_terminal(args) -> int:
     """``imperial play --human SEATS`` / ``--resume FILE``: people decide their seats on stdin (core/human.py)."""
-    from core.human import TerminalPlay, load_saved, parse_human_seats, seat_specs
+    from imperial_lab.core.human import TerminalPlay, load_saved, parse_human_seats, seat_specs
 
     saved = None
     if args.resume is not None:
@@ -427,13 +428,13 @@ def _default_workers() -> int:
 
 
 def _catalog(args):
-    from core.catalog import default_catalog
+    from imperial_lab.core.catalog import default_catalog
 
     return args.catalog or default_catalog()
 
 
 def _simulate(args) -> int:
-    from core.simulate import simulate
+    from imperial_lab.core.simulate import simulate
 
     setup = plugin(args.game).default_setup if args.setup is None else args.setup
     game = make_game(load_setup(setup, args.players, game=args.game))
@@ -458,7 +459,7 @@ def _simulate(args) -> int:
 
 
 def _league(args) -> int:
-    from core.league import format_standings, league
+    from imperial_lab.core.league import format_standings, league
 
     try:
         result = league(parse_bot_list(args.bots, game=args.game), args.games, args.seed, args.setup,
@@ -472,7 +473,7 @@ def _league(args) -> int:
 
 
 def _import(args) -> int:
-    from core.imports import import_logs
+    from imperial_lab.core.imports import import_logs
 
     result = import_logs(args.logs, args.run_name, args.out, catalog=_catalog(args), game=args.game)
     for message in result["errors"]:
@@ -487,14 +488,14 @@ def _import(args) -> int:
 
 
 def _runs(args) -> int:
-    from core.catalog import list_runs
+    from imperial_lab.core.catalog import list_runs
 
     _print_frame(list_runs(_catalog(args)), csv=False)
     return 0
 
 
 def _compare(args) -> int:
-    from core import compare
+    from imperial_lab.core import compare
 
     result = compare.load(_catalog(args), args.runs)
     print(json.dumps(compare.to_json(result), indent=1) if args.json else compare.text_report(result))
@@ -502,7 +503,7 @@ def _compare(args) -> int:
 
 
 def _query(args) -> int:
-    from core.catalog import query
+    from imperial_lab.core.catalog import query
 
     _print_frame(query(args.sql, _catalog(args)), args.csv)
     return 0
@@ -511,11 +512,11 @@ def _query(args) -> int:
 def _dashboard(args) -> int:
     """``streamlit run dashboard/app.py`` in this environment, headless (no browser is opened, no usage
     statistics are sent), with ``--catalog`` as IMPERIAL_LAB_CATALOG and the other options passed on."""
-    app = Path(__file__).resolve().parents[1] / "dashboard" / "app.py"
+    app = package_path("dashboard", "app.py")
     env = dict(os.environ)
     if args.catalog:
         env["IMPERIAL_LAB_CATALOG"] = str(Path(args.catalog).resolve())
-    from dashboard.simulations import prepare_default_dataset  # only this command needs the dashboard
+    from imperial_lab.dashboard.simulations import prepare_default_dataset  # only this command needs the dashboard
     prepare_default_dataset(env.get("IMPERIAL_LAB_CATALOG"))  # in the terminal, before the server starts
     extra = args.extra[1:] if args.extra[:1] == ["--"] else args.extra
     command = [sys.executable, "-m", "streamlit", "run", str(app), "--server.headless", "true",

@@ -1,6 +1,6 @@
 """Comparisons of runs as a grid of setups × bot line-ups, with statistics whose unit is the game.
 
-A **cell** is a setup played by one line-up (``core.bots.lineup_text`` of a run's bots; the runs of
+A **cell** is a setup played by one line-up (``imperial_lab.core.bots.lineup_text`` of a run's bots; the runs of
 one cell are pooled). Every figure is one value per finished game, so the tests never treat the
 seats of one game as independent samples:
 
@@ -29,11 +29,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from core import runstore, stats
-from core.bots import lineup_text
-from core.interface import seat_name
-from core.jsonio import clip
-from core.runstore import RunError
+from imperial_lab.core import runstore, stats
+from imperial_lab.core.bots import lineup_text
+from imperial_lab.core.interface import seat_name
+from imperial_lab.core.jsonio import clip
+from imperial_lab.core.runstore import RunError
 
 METRICS = {  # per-game figures compared between setups: label, unit
     "rounds": ("game length", "rounds"),
@@ -81,7 +81,7 @@ class Comparison:
 
 def load(catalog, runs) -> Comparison:
     """The comparison of ``runs`` (names in the catalogue). RunError for an unknown run."""
-    from core.catalog import connect
+    from imperial_lab.core.catalog import connect
 
     runs = sorted(set(runs))
     if not runs:
@@ -100,7 +100,7 @@ def load(catalog, runs) -> Comparison:
 
 def compare_spec(game: str) -> dict:
     """``game``'s ``COMPARE`` (its tables part) over the defaults. RunError for a game without one."""
-    from core.tables import tables_of
+    from imperial_lab.core.tables import tables_of
 
     spec = getattr(tables_of(game), "COMPARE", None)
     if spec is None:
@@ -110,7 +110,7 @@ def compare_spec(game: str) -> dict:
 
 def _game_of_runs(paths) -> str:
     """The one game of the runs in ``paths`` (their run.json's ``game``); RunError for a mix."""
-    from core.registry import DEFAULT_GAME
+    from imperial_lab.core.registry import DEFAULT_GAME
 
     games = sorted({(runstore.read_run(Path(path)) or {}).get("game", DEFAULT_GAME) for path in paths})
     if len(games) > 1:

@@ -16,11 +16,11 @@ import json
 from json.encoder import encode_basestring_ascii
 from pathlib import Path
 
-from core.errors import ImperialError, LogError
-from core.interface import CHANCE, make_game, seat_name
-from core.jsonio import MAX_FILE_BYTES, MAX_LINE_CHARS, JSONInputError, clip, loads, read_text
-from core.play import PlayedGame
-from core.registry import game_of
+from imperial_lab.core.errors import ImperialError, LogError
+from imperial_lab.core.interface import CHANCE, make_game, seat_name
+from imperial_lab.core.jsonio import MAX_FILE_BYTES, MAX_LINE_CHARS, JSONInputError, clip, loads, read_text
+from imperial_lab.core.play import PlayedGame
+from imperial_lab.core.registry import game_of
 
 FORMAT = 1
 HEADER_FIELDS = ("format", "config")
@@ -152,7 +152,7 @@ def replay(source):
 def replay_game(source, on_start=None, on_step=None) -> PlayedGame:
     """Like ``replay``, but the whole PlayedGame (actions and the count of decisions).
 
-    The hooks follow ``core.play.play_game``, so recorders work on live and replayed games alike:
+    The hooks follow ``imperial_lab.core.play.play_game``, so recorders work on live and replayed games alike:
     ``on_start(state, header)`` sees the initial state and the log's header (seed, bots),
     ``on_step(state, player, action, events)`` runs after every checked line.
     """

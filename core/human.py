@@ -6,7 +6,7 @@ a rondel move's cost, a bond's price and the government it would take over); the
 from its input (a terminal or a pipe: a script can play a whole game) until one chooses:
 
     3                  the third action            rondel taxation   an action in its text form
-    ? | hint           what the search bot (core.mcts) would choose, with its visits and estimates
+    ? | hint           what the search bot (imperial_lab.core.mcts) would choose, with its visits and estimates
     why ACTION         is ACTION legal here, and if not, the engine's reason and its rule
     undo               take back the last decision of a person (and every move after it)
     save FILE          the game so far as a move log (core/gamelog.py)
@@ -15,7 +15,7 @@ from its input (a terminal or a pipe: a script can play a whole game) until one 
 Bots' moves and chance are played without waiting and printed (who, the action, what it caused).
 
 The game itself (moves, bots seeded per decision so that replays are identical, hint, why, undo,
-move logs) is ``core.session.PlaySession``, which the dashboard's Play page uses too; this module is
+move logs) is ``imperial_lab.core.session.PlaySession``, which the dashboard's Play page uses too; this module is
 its input and output on a terminal, and the checks of the command line's ``--human``, ``--bots``
 and ``--resume``.
 """
@@ -25,13 +25,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.bots import canonical_spec, parse_bot_list
-from core.errors import ImperialError, SetupError
-from core.gamelog import replay_game, write_log
-from core.interface import CHANCE, seat_name
-from core.jsonio import clip
-from core.play import PlayedGame
-from core.session import HUMAN, PlaySession, Step
+from imperial_lab.core.bots import canonical_spec, parse_bot_list
+from imperial_lab.core.errors import ImperialError, SetupError
+from imperial_lab.core.gamelog import replay_game, write_log
+from imperial_lab.core.interface import CHANCE, seat_name
+from imperial_lab.core.jsonio import clip
+from imperial_lab.core.play import PlayedGame
+from imperial_lab.core.session import HUMAN, PlaySession, Step
 
 DEFAULT_HINT_PLAYOUTS = 200
 MAX_HINT_PLAYOUTS = 100_000
@@ -119,7 +119,7 @@ def seat_specs(bots: str | None, humans: list[int], players: int, saved: list | 
 
 
 def load_saved(path: str) -> tuple[PlayedGame, dict]:
-    """A saved game, every move checked (``core.gamelog.replay_game``), and its log's header."""
+    """A saved game, every move checked (``imperial_lab.core.gamelog.replay_game``), and its log's header."""
     header: dict = {}
     played = replay_game(path, on_start=lambda state, h: header.update(h))
     return played, header
@@ -128,7 +128,7 @@ def load_saved(path: str) -> tuple[PlayedGame, dict]:
 # ----- the session -----
 
 class TerminalPlay:
-    """One game on a terminal: the input and output around a ``core.session.PlaySession``.
+    """One game on a terminal: the input and output around a ``imperial_lab.core.session.PlaySession``.
     ``seats[p]`` is a bot spec, or None for a person; ``actions`` are the (player, action) pairs
     already played (a resumed game). ``run()`` plays to the end or until the input stops it and
     returns an ``Outcome``."""

@@ -1,7 +1,7 @@
 """``imperial import``: move logs (games played elsewhere, or written down by hand) as a run
 (docs/batch-runs.md, "Recorded games").
 
-Every log is replayed and checked move by move (``core.tables.record_replay``); a bad one is
+Every log is replayed and checked move by move (``imperial_lab.core.tables.record_replay``); a bad one is
 reported with its line and nothing of it is added. The good ones go into new chunks of the run
 folder, so importing more logs later adds to the run; a log whose content is already in the run
 (its SHA-256 is kept in the chunk markers) is skipped, so nothing is imported twice.
@@ -13,13 +13,13 @@ import hashlib
 from itertools import islice
 from pathlib import Path
 
-from core import runstore
-from core.errors import ImperialError
-from core.gamelog import read_log
-from core.jsonio import clip, read_text
-from core.registry import game_of, plugin
-from core.runstore import RunError
-from core.tables import frames, merge_rows, record_replay
+from imperial_lab.core import runstore
+from imperial_lab.core.errors import ImperialError
+from imperial_lab.core.gamelog import read_log
+from imperial_lab.core.jsonio import clip, read_text
+from imperial_lab.core.registry import game_of, plugin
+from imperial_lab.core.runstore import RunError
+from imperial_lab.core.tables import frames, merge_rows, record_replay
 
 CHUNK_SIZE = 1000
 
@@ -40,7 +40,7 @@ def import_logs(paths: list, run: str, out=None, catalog=None, chunk_size: int =
     game = plugin(game_of(saved) if saved is not None else game).name
     done = runstore.markers(folder)
     if catalog is not None:
-        from core.catalog import check_catalog
+        from imperial_lab.core.catalog import check_catalog
         check_catalog(run, folder, catalog)
     known = _known_logs(folder, done)
     next_id = max((m["first"] + m["count"] for m in done.values()), default=0)
@@ -53,7 +53,7 @@ def import_logs(paths: list, run: str, out=None, catalog=None, chunk_size: int =
         _write(folder, chunk, batch, game)
         added, chunk = added + len(batch), chunk + 1
     if catalog is not None and added:
-        from core.catalog import register_run
+        from imperial_lab.core.catalog import register_run
         register_run(folder, "imported", catalog)
     return {"run": run, "path": str(folder), "added": added, "skipped": skipped, "errors": errors}
 
@@ -111,7 +111,7 @@ def _good_logs(paths, run: str, game: str, known: set[str], next_id: int, errors
 
 def _digest(path: Path) -> str:
     """The SHA-256 of the log's text in UTF-8, which is that of its bytes for every log in UTF-8; the
-    text is read within the bounds of core.jsonio."""
+    text is read within the bounds of imperial_lab.core.jsonio."""
     return hashlib.sha256(read_text(path, ImperialError).encode("utf-8")).hexdigest()
 
 
@@ -128,7 +128,7 @@ def setup_name(config: dict) -> str:
     """The name a recorded game's setup goes by in the tables (a config without one: its game's default)."""
     setup = config.get("setup", plugin(game_of(config)).default_setup)
     if setup == "custom":
-        # A named setup of core.setups carries its name in the config's free label.
+        # A named setup of imperial_lab.core.setups carries its name in the config's free label.
         setup = config.get("name") or "custom"
     return setup
 

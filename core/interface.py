@@ -68,7 +68,7 @@ class Game(Protocol):
 
 
 class SearchHooks(Protocol):
-    """Optional methods of a Game that search uses (all, some or none; ``core.mcts`` has defaults).
+    """Optional methods of a Game that search uses (all, some or none; ``imperial_lab.core.mcts`` has defaults).
     A state that has them reachable exposes its game as ``state.game``."""
 
     def evaluate(self, state: State) -> list[float]:
@@ -88,6 +88,6 @@ class SearchHooks(Protocol):
 def make_game(config: dict) -> Game:
     """The game named by ``config["game"]`` (default ``imperial2030``), configured by the rest.
     SetupError for an unknown game, listing the known ones."""
-    from core.registry import game_of, plugin
+    from imperial_lab.core.registry import game_of, plugin
 
     return plugin(game_of(config)).game(config)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from core.errors import ImperialError
+from imperial_lab.core.errors import ImperialError
 
 MAX_DEPTH = 32  # the deepest document of the lab (a position) nests 5 levels
 MAX_FILE_BYTES = 8 * 2**20  # a logged game is about 50 KB; a position or setup about 10 KB

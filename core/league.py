@@ -1,6 +1,6 @@
 """``imperial league``: bots against each other, one per seat, and their standings (docs/league.md).
 
-A league is a ``core.simulate`` run with ``rotate=True``: game k gives seat p the bot
+A league is a ``imperial_lab.core.simulate`` run with ``rotate=True``: game k gives seat p the bot
 ``bots[(p + k) % P]``, so every bot plays every seat equally often (up to the last games when N is
 not a multiple of P). Its tables are those of any run, and ``standings`` reads them back: it works
 on any run folder, rotated or not.
@@ -20,15 +20,15 @@ import json
 import math
 from pathlib import Path
 
-from core import runstore
-from core.bots import canonical_spec
-from core.errors import SetupError
-from core.interface import seat_name
-from core.jsonio import clip
-from core.registry import DEFAULT_GAME, plugin
-from core.runstore import RunError
-from core.simulate import DEFAULT_CHUNK_SIZE, simulate
-from core.stats import wilson
+from imperial_lab.core import runstore
+from imperial_lab.core.bots import canonical_spec
+from imperial_lab.core.errors import SetupError
+from imperial_lab.core.interface import seat_name
+from imperial_lab.core.jsonio import clip
+from imperial_lab.core.registry import DEFAULT_GAME, plugin
+from imperial_lab.core.runstore import RunError
+from imperial_lab.core.simulate import DEFAULT_CHUNK_SIZE, simulate
+from imperial_lab.core.stats import wilson
 
 MIN_BOTS, MAX_BOTS = 2, 6  # one bot per seat: the number of bots is the number of players
 CHUNKS_WANTED = 20  # a league of a few hundred games still spreads over the workers
@@ -62,7 +62,7 @@ def league(bots: list[str], games: int, seed: int = 1, setup: str | None = None,
            catalog=None, progress: bool = True, scheduler: str | None = None, on_progress=None,
            game: str | None = None) -> dict:
     """Play (or resume) a league of ``game`` (default Imperial 2030; ``setup`` defaults to the game's
-    own) and return the run's summary (``core.simulate.simulate``) with its ``standings``. ``out``
+    own) and return the run's summary (``imperial_lab.core.simulate.simulate``) with its ``standings``. ``out``
     defaults to ``runs/<league_name>`` beside the catalogue; ``on_progress`` is simulate's. Every
     refusal comes before anything is written."""
     game = plugin(game).name
@@ -70,7 +70,7 @@ def league(bots: list[str], games: int, seed: int = 1, setup: str | None = None,
     specs = check_lineup(bots, game)
     name = league_name(specs, games, seed, setup, game)
     if out is None:
-        from core.catalog import default_catalog
+        from imperial_lab.core.catalog import default_catalog
 
         out = Path(catalog or default_catalog()).resolve().parent / "runs" / name
     run = simulate(out, games, len(specs), setup, specs, seed, workers=workers, chunk_size=chunk_size(games),
@@ -157,7 +157,7 @@ def _run_folder(source, catalog) -> Path:
     if str(source) and folder.is_dir():  # Path("") would be the current folder
         return folder.resolve()
     if isinstance(source, str) and source and folder.name == source:  # a name, not a path
-        from core.catalog import list_runs
+        from imperial_lab.core.catalog import list_runs
 
         runs = list_runs(catalog)
         found = runs.loc[runs["name"] == source, "path"]
@@ -172,7 +172,7 @@ def _games(folder: Path, game: str) -> list[dict]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from core.tables import games_table, scores_column
+    from imperial_lab.core.tables import games_table, scores_column
 
     columns = {"game_id": "game_id", "bots": "bots", "winners": "winners", scores_column(game): "scores",
                "status": "status"}

@@ -23,7 +23,7 @@ game's action notation: right, a legal but wrong move (with the lesson's feedbac
 generic one), an illegal move (with the engine's own reason and rule), or a text the game cannot
 read.
 
-Game-agnostic: positions are made through ``core.interface.make_game`` (the registry of games)
+Game-agnostic: positions are made through ``imperial_lab.core.interface.make_game`` (the registry of games)
 and used through the State interface only.
 """
 
@@ -33,12 +33,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.errors import DataError, ImperialError
-from core.interface import make_game
-from core.jsonio import clip, read_json_file
-from core.registry import DEFAULT_GAME
+from imperial_lab.core.errors import DataError, ImperialError
+from imperial_lab.core.files import data_path
+from imperial_lab.core.interface import make_game
+from imperial_lab.core.jsonio import clip, read_json_file
+from imperial_lab.core.registry import DEFAULT_GAME
 
-DATA_DIR = Path(__file__).resolve().parents[1] / "data"
+DATA_DIR = data_path()
 MAX_LESSON_BYTES = 256 * 2**10  # a lesson with a full position document is about 10 KB
 MAX_LESSONS = 200
 RULE_REF = re.compile(r"^§\d{1,2}(?:\.\d{1,2}){0,3}(?: Q\d{1,2})?$")

@@ -46,7 +46,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from core.errors import SetupError
+from imperial_lab.core.errors import SetupError
 
 DEFAULT_PLAYOUTS = 64
 DEFAULT_C = 0.4
@@ -137,7 +137,7 @@ class MCTSBot:
     """
 
     name = "mcts"
-    # bot spec parameters (core.bots): name -> (type, low, high, default)
+    # bot spec parameters (imperial_lab.core.bots): name -> (type, low, high, default)
     PARAMS = {"playouts": (int, 1, 10_000_000, DEFAULT_PLAYOUTS), "seconds": (float, 0.001, 86_400.0, None),
               "c": (float, 0.0, 100.0, DEFAULT_C), "prior": (float, 0.0, 100.0, DEFAULT_PRIOR),
               "depth": (int, 0, 10_000_000, DEFAULT_DEPTH)}
@@ -165,7 +165,7 @@ class MCTSBot:
 
     @classmethod
     def from_params(cls, params: dict, seed: int | None = None) -> "MCTSBot":
-        """A bot from parsed spec parameters (``core.bots.parse_bot_spec``)."""
+        """A bot from parsed spec parameters (``imperial_lab.core.bots.parse_bot_spec``)."""
         return cls(seed, **params)
 
     @classmethod

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from core.interface import CHANCE, make_game
+from imperial_lab.core.interface import CHANCE, make_game
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""What a game gives the shared layer: one ``GamePlugin`` record per game (``core.registry`` lists them).
+"""What a game gives the shared layer: one ``GamePlugin`` record per game (``imperial_lab.core.registry`` lists them).
 
 Only ``name``, ``title`` and ``game`` are required. Every other part is optional, so a game leaves
 out what it does not have yet (no tables, no dashboard pages), and is named by its dotted module
@@ -9,12 +9,12 @@ A part is a module with the functions the shared module that uses it names:
 
 | part | used by | provides |
 |---|---|---|
-| ``setups`` | ``core.setups`` | ``list_setups``, ``setup_names``, ``show_setup``, ``load_setup``, ``play_config`` |
-| ``tables`` | ``core.tables``, ``core.catalog`` | ``TABLES`` (the first: one row per game, with ``status``), ``TABLE_ROWS``, ``CLOSED``, ``INTRO``, ``GameRecorder`` |
-| ``texts`` | ``core.session`` | the words of decisions, actions and events for people |
+| ``setups`` | ``imperial_lab.core.setups`` | ``list_setups``, ``setup_names``, ``show_setup``, ``load_setup``, ``play_config`` |
+| ``tables`` | ``imperial_lab.core.tables``, ``imperial_lab.core.catalog`` | ``TABLES`` (the first: one row per game, with ``status``), ``TABLE_ROWS``, ``CLOSED``, ``INTRO``, ``GameRecorder`` |
+| ``texts`` | ``imperial_lab.core.session`` | the words of decisions, actions and events for people |
 | ``summary`` | ``imperial play``/``replay`` | ``summary(played)`` (extra keys) and ``summary_rows(summary)`` |
-| ``commands`` | ``core.cli`` | ``add_commands(setups_sub)``: subcommands of ``imperial setups`` |
-| ``pages`` | ``dashboard/pages.py`` | ``PAGES`` (``dashboard.pages.Page`` records), optional ``DATASET_SETUPS`` |
+| ``commands`` | ``imperial_lab.core.cli`` | ``add_commands(setups_sub)``: subcommands of ``imperial setups`` |
+| ``pages`` | ``dashboard/pages.py`` | ``PAGES`` (``imperial_lab.dashboard.pages.Page`` records), optional ``DATASET_SETUPS`` |
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ PARTS = ("setups", "tables", "texts", "summary", "commands", "pages")
 class GamePlugin:
     name: str                                   # the ``game`` key of configs, move logs, setup files, runs
     title: str                                  # how people read it: "Imperial 2030"
-    game: Callable[[dict], object]              # the Game class (core.interface.Game), called with a config
+    game: Callable[[dict], object]              # the Game class (imperial_lab.core.interface.Game), called with a config
     default_setup: str = "default"              # the setup a new game gets without ``--setup``
     bots: Mapping[str, str] = field(default_factory=dict)  # bot name -> "module:Class" (bots that need the rules)
     setups: str | None = None

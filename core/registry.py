@@ -1,6 +1,6 @@
 """The one table of the games the lab can play: registering a game is one entry of ``PLUGINS``.
 
-Each entry names the module whose ``PLUGIN`` (a ``core.plugin.GamePlugin``) says what the game
+Each entry names the module whose ``PLUGIN`` (a ``imperial_lab.core.plugin.GamePlugin``) says what the game
 gives the shared layer. The shared layer finds a game only here, by the ``game`` key of a config,
 move log, setup file or run; a document without one is Imperial 2030's (all the lab's first
 documents are).
@@ -14,20 +14,20 @@ from __future__ import annotations
 
 import importlib
 
-from core.errors import DataError, SetupError
-from core.jsonio import clip
-from core.plugin import GamePlugin
+from imperial_lab.core.errors import DataError, SetupError
+from imperial_lab.core.jsonio import clip
+from imperial_lab.core.plugin import GamePlugin
 
 PLUGINS = (
-    "core.games.imperial2030.plugin",
-    "core.games.imperia.plugin",
-    "core.games.imperial_powers.plugin",
+    "imperial_lab.core.games.imperial2030.plugin",
+    "imperial_lab.core.games.imperia.plugin",
+    "imperial_lab.core.games.imperial_powers.plugin",
 )
 DEFAULT_GAME = "imperial2030"  # the game of a document without a ``game`` key, and of ``--game``'s default
 
 
 def game_name(module: str) -> str:
-    """The game a plug-in module registers, by its package's name (``core.games.imperia.plugin``
+    """The game a plug-in module registers, by its package's name (``imperial_lab.core.games.imperia.plugin``
     registers ``imperia``): known without importing it, for the report of a game that cannot load."""
     return module.rsplit(".", 2)[-2]
 

@@ -2,7 +2,7 @@
 finished chunk, and the run's parameters.
 
     runs/NAME/run.json                        parameters (kind, games, seed, ...), written once
-    runs/NAME/<table>/chunk-00000.parquet     one file per table of the tables of core.tables
+    runs/NAME/<table>/chunk-00000.parquet     one file per table of the tables of imperial_lab.core.tables
     runs/NAME/_done/chunk-00000.json          the chunk's marker: written last, so it proves the rest
 
 Every file is written under a temporary name in its own folder and then renamed (``os.replace`` is
@@ -20,9 +20,9 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from core.errors import ImperialError
-from core.jsonio import clip, read_json_file
-from core.registry import game_of
+from imperial_lab.core.errors import ImperialError
+from imperial_lab.core.jsonio import clip, read_json_file
+from imperial_lab.core.registry import game_of
 
 RUN_FILE = "run.json"
 DONE_DIR = "_done"

@@ -12,7 +12,7 @@ and of the dashboard's Play page, without any input or output.
     text = session.to_log()             # a move log (core/gamelog.py); PlaySession.from_log(text) resumes
 
 **Deterministic.** A session is a function of its config, its seed, its seats and the choices of
-its people. Chance is drawn from ``random.Random(seed)`` as ``core.play.play_game`` draws it (one
+its people. Chance is drawn from ``random.Random(seed)`` as ``imperial_lab.core.play.play_game`` draws it (one
 draw per chance node, in order), and a bot is made afresh for every decision, seeded from the
 game's seed, its seat and the number of actions played so far (``bot_seed``). So a session rebuilt
 from its move log (``undo``, a resumed game, a page reloaded) continues exactly as the
@@ -20,7 +20,7 @@ uninterrupted one would have, and ``undo`` followed by the same choice plays the
 
 The module imports no game: it uses the interface (``legal_actions``, ``apply_action``, ``clone``,
 ``current_player``, ``is_chance_node``, ``chance_outcomes``, the text form of actions) and, for the
-words, a game's text module (its plug-in's ``texts`` part: ``core/games/imperial2030/describe.py``), whose functions
+words, a game's text module (its plug-in's ``texts`` part: ``core/games/imperial2030/texts.py``), whose functions
 are ``decision_lines(state)`` (what is decided, then a few lines of the position),
 ``action_notes(state)`` (a note or None per legal action), ``actor(state, player)`` (who decides,
 in what role), ``active(state)`` (what ``event_lines`` needs to know of the state before an action)
@@ -35,15 +35,15 @@ import random
 from dataclasses import dataclass
 from types import SimpleNamespace
 
-from core.bots import bot_classes, parse_bot_spec
-from core.errors import ImperialError, NotationError, SetupError
-from core.gamelog import replay_game, write_log
-from core.interface import CHANCE, make_game, seat_name
-from core.play import PlayedGame
-from core.registry import plugin
+from imperial_lab.core.bots import bot_classes, parse_bot_spec
+from imperial_lab.core.errors import ImperialError, NotationError, SetupError
+from imperial_lab.core.gamelog import replay_game, write_log
+from imperial_lab.core.interface import CHANCE, make_game, seat_name
+from imperial_lab.core.play import PlayedGame
+from imperial_lab.core.registry import plugin
 
 HUMAN = "human"  # the name of a person's seat in a move log's ``bots``
-PLY_SPAN = 2**20  # more than the actions of any game a log holds (core.gamelog.MAX_LINES)
+PLY_SPAN = 2**20  # more than the actions of any game a log holds (imperial_lab.core.gamelog.MAX_LINES)
 MAX_ADVANCE = 100_000  # moves ``advance_to_human`` plays at most (more than any game has)
 
 
@@ -69,7 +69,7 @@ class Step:
 
 @dataclass(frozen=True)
 class Hint:
-    """What the search bot would choose for ``player``: ``stats`` (``core.mcts.RootStat``, most
+    """What the search bot would choose for ``player``: ``stats`` (``imperial_lab.core.mcts.RootStat``, most
     visited first: the first is its choice) after ``playouts`` playouts (0 with a single choice)."""
 
     player: int
@@ -305,7 +305,7 @@ class PlaySession:
     # ----- hint and why -----
 
     def hint(self, playouts: int) -> Hint:
-        """What the search bot (``core.mcts.MCTSBot`` seeded with the game's seed) would choose for
+        """What the search bot (``imperial_lab.core.mcts.MCTSBot`` seeded with the game's seed) would choose for
         the seat to move, with ``playouts`` playouts; remembered until the game changes."""
         legal = self.legal()
         if not legal:
@@ -314,11 +314,11 @@ class PlaySession:
         if key not in self._hints:
             p = self._state.current_player()
             if len(legal) == 1:
-                from core.mcts import RootStat
+                from imperial_lab.core.mcts import RootStat
 
                 hint = Hint(p, 0, [RootStat(legal[0], 0, None)])
             else:
-                from core.mcts import MCTSBot
+                from imperial_lab.core.mcts import MCTSBot
 
                 bot = MCTSBot(seed=self.seed, playouts=playouts)
                 stats = bot.analyse(self._state)
@@ -390,7 +390,7 @@ class _Lines(list):
 
 
 def draw_chance(chance: random.Random, state):
-    """A chance outcome drawn as ``core.play.play_game`` draws it."""
+    """A chance outcome drawn as ``imperial_lab.core.play.play_game`` draws it."""
     outcomes = state.chance_outcomes()
     return chance.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
 

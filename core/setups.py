@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from core.errors import SetupError
-from core.jsonio import clip, read_json_file
-from core.registry import game_of, plugin
+from imperial_lab.core.errors import SetupError
+from imperial_lab.core.jsonio import clip, read_json_file
+from imperial_lab.core.registry import game_of, plugin
 
 SETUPS_ENV = "IMPERIAL_LAB_SETUPS"  # a folder of custom setups that the dashboard and --save use instead
 

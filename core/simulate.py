@@ -24,15 +24,15 @@ from collections import deque
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from core import runstore
-from core.bots import canonical_spec, make_bot
-from core.gamelog import MAX_SEED
-from core.interface import make_game
-from core.jsonio import clip
-from core.registry import game_of
-from core.runstore import RunError
-from core.setups import load_setup
-from core.tables import frames, games_table, merge_rows, record_game, tables_of
+from imperial_lab.core import runstore
+from imperial_lab.core.bots import canonical_spec, make_bot
+from imperial_lab.core.gamelog import MAX_SEED
+from imperial_lab.core.interface import make_game
+from imperial_lab.core.jsonio import clip
+from imperial_lab.core.registry import game_of
+from imperial_lab.core.runstore import RunError
+from imperial_lab.core.setups import load_setup
+from imperial_lab.core.tables import frames, games_table, merge_rows, record_game, tables_of
 
 DEFAULT_CHUNK_SIZE = 200  # the largest automatic chunk (chunk_size=None), and the CLI's default today
 STOP_POLL = 0.2  # seconds: how soon the thread feeding the local cluster sees a Ctrl-C of the main thread
@@ -88,7 +88,7 @@ def simulate(out, games: int, players: int | None, setup: str, bots: list[str], 
     The run is of ``game`` (default Imperial 2030), or of the game a setup file names (its own key
     wins); run.json says which under ``game``.
 
-    ``bots`` gives one bot spec per seat (core.bots; stored in their canonical text), turned by one
+    ``bots`` gives one bot spec per seat (imperial_lab.core.bots; stored in their canonical text), turned by one
     seat per game when ``rotate`` (``game_lineup``). Re-running an interrupted call resumes it; other
     parameters for the same folder are refused (RunError). ``catalog`` (a path) registers the run when given.
     ``chunk_size=None`` takes the chunk size saved in the folder's run.json when there is one (a
@@ -114,7 +114,7 @@ def simulate(out, games: int, players: int | None, setup: str, bots: list[str], 
     saved = _saved_run(folder, params)
     done = runstore.markers(folder)
     if catalog is not None:
-        from core.catalog import check_catalog
+        from imperial_lab.core.catalog import check_catalog
         check_catalog(params["name"], folder, catalog)
     if scheduler is not None:
         check_scheduler(scheduler)
@@ -134,7 +134,7 @@ def simulate(out, games: int, players: int | None, setup: str, bots: list[str], 
     finally:
         bar.close()
         if catalog is not None:  # also after Ctrl-C, so the finished chunks can be queried
-            from core.catalog import register_run
+            from imperial_lab.core.catalog import register_run
             register_run(folder, status, catalog)
     return {"run": params["name"], "path": str(folder), "resumed_chunks": len(done), "played_chunks": len(todo),
             "seconds": time.perf_counter() - start, **summarize(folder)}
@@ -360,7 +360,7 @@ def _feed_local_cluster(chunks: _Chunks, workers: int) -> None:
 
 
 def dask_setup(worker) -> None:
-    """Preload of the local cluster's workers (``preload=["core.simulate"]``): ignore Ctrl-C, which
+    """Preload of the local cluster's workers (``preload=["imperial_lab.core.simulate"]``): ignore Ctrl-C, which
     reaches every process of the terminal's group, so a worker never dies mid-chunk with a traceback;
     this process handles the KeyboardInterrupt and closes the cluster. Importing this module also
     imports the engine and pyarrow before the first chunk; pandas is imported here too."""
@@ -368,7 +368,7 @@ def dask_setup(worker) -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     except ValueError:  # not the process's main thread: nothing to protect
         pass
-    import pandas  # noqa: F401  (core.tables imports it lazily, in ``frames``)
+    import pandas  # noqa: F401  (imperial_lab.core.tables imports it lazily, in ``frames``)
 
 
 def _local_cluster(workers: int):
@@ -385,7 +385,7 @@ def _local_cluster(workers: int):
     # Workers log only errors: a chunk cancelled by Ctrl-C is not one. The diagnostics page takes
     # any free port (None still tries 8787 and warns when it is taken).
     return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
-                        silence_logs=logging.ERROR, preload=["core.simulate"])
+                        silence_logs=logging.ERROR, preload=["imperial_lab.core.simulate"])
 
 
 def _on_chunk(bar, played: int, total: int, on_progress):

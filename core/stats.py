@@ -1,4 +1,4 @@
-"""Intervals and tests whose unit is the game, for comparisons of runs (core.compare): numbers and
+"""Intervals and tests whose unit is the game, for comparisons of runs (imperial_lab.core.compare): numbers and
 NumPy arrays in, plain numbers out. Every function takes one value (or one vector) per game.
 
 * a rate: Wilson score interval (scipy);

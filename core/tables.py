@@ -17,10 +17,10 @@ from itertools import chain
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from core.errors import SetupError
-from core.gamelog import replay_game, write_log
-from core.play import PlayedGame, play_game
-from core.registry import DEFAULT_GAME, GAMES, game_of, plugin
+from imperial_lab.core.errors import SetupError
+from imperial_lab.core.gamelog import replay_game, write_log
+from imperial_lab.core.play import PlayedGame, play_game
+from imperial_lab.core.registry import DEFAULT_GAME, GAMES, game_of, plugin
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -86,7 +86,7 @@ class Recorder:
 
 def record_game(config: dict, bots: list, bot_names: list[str], seed: int, run: str, game_id: int,
                 setup: str) -> dict[str, list[tuple]]:
-    """Play one game with ``core.play.play_game`` and record it. Any exception inside the game
+    """Play one game with ``imperial_lab.core.play.play_game`` and record it. Any exception inside the game
     (a bad config, a bot, the engine) becomes a ``failed`` games row: a batch never stops on one game."""
     recorder = tables_of(game_of(config)).GameRecorder(run, game_id, seed, setup, bot_names)
     try:
@@ -107,7 +107,7 @@ def describe(exc: BaseException) -> str:
 
 def record_replay(lines_or_path, run: str, game_id: int, setup: str) -> dict[str, list[tuple]]:
     """Record a move log with the recorder of the game its header names, every line checked as by
-    ``core.gamelog.replay`` (raises LogError).
+    ``imperial_lab.core.gamelog.replay`` (raises LogError).
 
     A log that stops before the end gives an ``unfinished`` game. ``seed`` and ``bots`` come from
     the header when it has them.
@@ -137,7 +137,7 @@ def merge_rows(many: list[dict], game: str | None = None) -> dict[str, list[tupl
 def frames(rows: dict[str, list[tuple]], game: str | None = None) -> dict[str, pd.DataFrame]:
     """One DataFrame per table of ``game`` with the dtypes of its TABLES.
 
-    Lists are pyarrow lists (``pd.ArrowDtype``). Write them with ``core.runstore.arrow_table``, not
+    Lists are pyarrow lists (``pd.ArrowDtype``). Write them with ``imperial_lab.core.runstore.arrow_table``, not
     ``DataFrame.to_parquet``, whose files plain ``pd.read_parquet`` cannot read (pandas #57411).
     """
     import pandas as pd
@@ -193,7 +193,7 @@ def _wrap(text: str) -> str:
 
 def data_dictionaries() -> str:
     """docs/data-dictionary.md: the data dictionary of every game with tables, the default game first.
-    Regenerate the file with ``.venv/bin/python -m core.tables > docs/data-dictionary.md``."""
+    Regenerate the file with ``.venv/bin/python -m imperial_lab.core.tables > docs/data-dictionary.md``."""
     games = sorted((name for name, owner in GAMES.items() if owner.tables), key=lambda name: name != DEFAULT_GAME)
     return "\n".join(data_dictionary(name) for name in games)
 

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.registry import BROKEN, GAMES
-from dashboard import frame
-from dashboard.pages import Page, all_pages, sections
+from imperial_lab.core.registry import BROKEN, GAMES
+from imperial_lab.dashboard import frame
+from imperial_lab.dashboard.pages import Page, all_pages, sections
 
 
-def run() -> None:
-    """Build the navigation and run the chosen page (a function, so that a test can drive it)."""
+def run(first: str | None = None) -> None:
+    """Build the navigation and run the chosen page (a function, so that a test can drive it). The page
+    at URL ``first`` (default: the default game's first page) opens at the app's root: a test opens
+    any page in its first run (AppTest finds a page with a URL of its own only after a run)."""
     # An emoji, drawn by the browser: a ":material/...:" favicon is fetched from Google's font host
     # (the icons inside the page come from the font Streamlit ships).
     st.set_page_config(page_title="Imperial lab", page_icon="🌐", layout="wide")
@@ -22,7 +24,7 @@ def run() -> None:
     # line and its board fit a laptop's screen together.
     st.html("<style>[data-testid='stMainBlockContainer']{padding-top:2.5rem}</style>")
     catalog = frame.catalog_path()
-    navigation = {title: [(page, st_page(page)) for page in pages] for title, pages in sections().items()}
+    navigation = {title: [(page, st_page(page, first)) for page in pages] for title, pages in sections().items()}
     listed = [pair for pairs in navigation.values() for pair in pairs]
     # Before the dataset of a first start: the pages are listed at once.
     # expanded: every page listed (Streamlit folds a long list behind "View more", hiding the sections below)
@@ -36,10 +38,11 @@ def run() -> None:
     chosen.run()
 
 
-def st_page(page: Page) -> st.Page:
-    """``page`` as st.navigation serves it (a link to it finds the same page): the first page of the
-    navigation is the default, at the app's root URL."""
-    return st.Page(page.path, title=page.title, icon=page.icon, default=page == all_pages()[0])
+def st_page(page: Page, first: str | None = None) -> st.Page:
+    """``page`` as st.navigation serves it (a link to it finds the same page): the page at URL
+    ``first`` (default: the first of the navigation) is the default, at the app's root URL."""
+    default = page.url_path == (first or all_pages()[0].url_path)
+    return st.Page(page.path, title=page.title, icon=page.icon, default=default, url_path=page.url_path)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
-"""Streamlit's cache in front of the pages' questions (dashboard.queries and a game's own, such as
-core/games/imperial2030/dashboard/queries.py), core.compare and core.league.standings (STYLE (e)4).
+"""Streamlit's cache in front of the pages' questions (imperial_lab.dashboard.queries and a game's own, such as
+dashboard/games/imperial2030/queries.py), imperial_lab.core.compare and imperial_lab.core.league.standings (STYLE (e)4).
 
 Answers are keyed by the catalogue path, the runs' fingerprint (their rows of the catalogue's
 ``runs`` table) and the arguments: a run that gains games or is registered again changes its
@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from dashboard import queries
+from imperial_lab.dashboard import queries
 
 if TYPE_CHECKING:
-    from core.compare import Comparison
+    from imperial_lab.core.compare import Comparison
 
 
 @st.cache_data(show_spinner=False, max_entries=512)
@@ -40,13 +40,13 @@ def load(query, catalog, runs, *args):
 
 @st.cache_data(show_spinner="Comparing the runs ...", max_entries=64)
 def _comparison(catalog: str, fingerprint: tuple, runs: tuple) -> Comparison:
-    from core import compare as comparisons  # SciPy and statsmodels: only for the pages that compare
+    from imperial_lab.core import compare as comparisons  # SciPy and statsmodels: only for the pages that compare
 
     return comparisons.load(catalog, runs)
 
 
 def compare(catalog, runs) -> Comparison:
-    """``core.compare.load(catalog, runs)`` through the cache (the runs in any order), keyed by the
+    """``imperial_lab.core.compare.load(catalog, runs)`` through the cache (the runs in any order), keyed by the
     catalogue and the runs' fingerprint: a run that gains games is compared again."""
     runs = tuple(sorted(runs))
     return _comparison(str(catalog), fingerprint(catalog, runs), runs)
@@ -54,13 +54,13 @@ def compare(catalog, runs) -> Comparison:
 
 @st.cache_data(show_spinner="Counting the standings ...", max_entries=64)
 def _standings(catalog: str, fingerprint: tuple, run: str) -> dict:
-    from core import league  # Dask and OpenSkill: only for the League page
+    from imperial_lab.core import league  # Dask and OpenSkill: only for the League page
 
     return league.standings(run, catalog)
 
 
 def standings(catalog, run: str) -> dict:
-    """``core.league.standings(run, catalog)`` through the cache: read again when the run changes."""
+    """``imperial_lab.core.league.standings(run, catalog)`` through the cache: read again when the run changes."""
     return _standings(str(catalog), fingerprint(catalog, run), run)
 
 

@@ -1,8 +1,8 @@
-"""Plotly figures of every game: a DataFrame (a table of core.compare or core.league) in, a figure out,
+"""Plotly figures of every game: a DataFrame (a table of imperial_lab.core.compare or imperial_lab.core.league) in, a figure out,
 and the frame every chart shares (``layout``; a game's own charts, such as Imperial 2030's, use it).
 Nothing here reads files or knows Streamlit, so notebooks and tests draw the same charts.
 
-Seats, runs and line-ups keep the colours of dashboard.style everywhere; every chart has a
+Seats, runs and line-ups keep the colours of imperial_lab.dashboard.style everywhere; every chart has a
 title, axis titles and a legend naming what its colours mean. The legend sits below the plot, at the
 bottom of the figure (LEGEND_BELOW), never under the title: a legend of several rows grows upwards
 into the room Plotly makes for it, never over the title or the axis titles.
@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.subplots import make_subplots
 
-from dashboard.style import player_label, run_colour
+from imperial_lab.dashboard.style import player_label, run_colour
 
 HEIGHT = 380
 MAX_BINS = 25
@@ -40,7 +40,7 @@ def layout(fig: go.Figure, title: str, x: str, y: str, height: int = HEIGHT, leg
     return fig
 
 
-# ----- comparing runs: core.compare's tables -----
+# ----- comparing runs: imperial_lab.core.compare's tables -----
 
 KEY_TITLES = {"seat": "seat", "bot": "bot"}
 CHANCE = "a fair game, by chance"
@@ -134,21 +134,21 @@ def _seat_panels(seats: pd.DataFrame, column: str, low: str, high: str, title: s
 
 
 def cell_win_rates(seats: pd.DataFrame, lineups=None) -> go.Figure:
-    """core.compare's ``seats``: each seat's win rate with its 95% Wilson interval, a panel per setup and
+    """imperial_lab.core.compare's ``seats``: each seat's win rate with its 95% Wilson interval, a panel per setup and
     a colour per line-up (``lineups`` fixes their colours)."""
     return _seat_panels(seats, "rate", "low", "high", "Win rate by seat, per setup and line-up",
                         "win rate (95% CI)", lineups)
 
 
 def seat_scores(seats: pd.DataFrame, lineups=None) -> go.Figure:
-    """core.compare's ``seats``: each seat's mean score minus its game's mean (its score advantage) with
+    """imperial_lab.core.compare's ``seats``: each seat's mean score minus its game's mean (its score advantage) with
     the 95% t interval, a panel per setup and a colour per line-up."""
     return _seat_panels(seats, "score", "score_low", "score_high", "Score advantage by seat (score − the game's mean)",
                         "points (95% CI)", lineups, rate=False)
 
 
 def seat_gaps(cells: pd.DataFrame, lineups=None) -> go.Figure:
-    """core.compare's ``cells``: the gap between the best and the worst seat's win rate with its
+    """imperial_lab.core.compare's ``cells``: the gap between the best and the worst seat's win rate with its
     bootstrap 95% interval, a bar per line-up in each setup, and beside it (a marker) the gap a fair
     game shows by chance with as many games."""
     palette = colours(lineups if lineups is not None else sorted(cells["lineup"].unique()))
@@ -171,7 +171,7 @@ def seat_gaps(cells: pd.DataFrame, lineups=None) -> go.Figure:
 
 
 def cell_distributions(games: pd.DataFrame, metric: str, title: str, x_title: str, lineups=None) -> go.Figure:
-    """core.compare's ``games``: the share of games per value of ``metric`` (rounds, lead_changes,
+    """imperial_lab.core.compare's ``games``: the share of games per value of ``metric`` (rounds, lead_changes,
     margin) in each cell, a line per cell: the colour is the line-up's, the dash the setup's. Wide value
     ranges are binned into at most MAX_BINS bins so small samples stay readable."""
     frame = games[["setup", "lineup", metric]].rename(columns={metric: "value"}).dropna()

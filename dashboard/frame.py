@@ -3,9 +3,9 @@ the sidebar's run picker. Pages read the picked run with ``selected_run()``; ``s
 (a link to a game of another run).
 
 Environment variables (so tests and other machines can point the app elsewhere):
-``IMPERIAL_LAB_CATALOG`` the catalogue file (default data/lab.duckdb), ``IMPERIAL_LAB_SETUPS`` the
-folder of custom setups (core.setups.custom_folder; default: each game's own), ``IMPERIAL_LAB_DEFAULT_GAMES`` the games per setup and
-line-up of the first-start dataset (default dashboard.simulations.DEFAULT_GAMES, read there).
+``IMPERIAL_LAB_CATALOG`` the catalogue file (default: lab.duckdb in the user folder, imperial_lab.core.files), ``IMPERIAL_LAB_SETUPS`` the
+folder of custom setups (imperial_lab.core.setups.custom_folder; default: each game's own), ``IMPERIAL_LAB_DEFAULT_GAMES`` the games per setup and
+line-up of the first-start dataset (default imperial_lab.dashboard.simulations.DEFAULT_GAMES, read there).
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from pathlib import Path
 
 import streamlit as st
 
-from core.bots import lineup_text
-from core.catalog import default_catalog
-from core.errors import ImperialError
-from core.registry import plugin
-from dashboard import cache, simulations
+from imperial_lab.core.bots import lineup_text
+from imperial_lab.core.catalog import default_catalog
+from imperial_lab.core.errors import ImperialError
+from imperial_lab.core.registry import plugin
+from imperial_lab.dashboard import cache, simulations
 
 RUN_KEY = "run"
 PENDING_RUN_KEY = "run_pending"  # a run to select in the picker when it is drawn next (select_run)

@@ -1,5 +1,5 @@
-"""The bots of a run and their standings (core.league.standings) as the texts and DataFrames the pages,
-charts and notebooks take. No Streamlit here; ``dashboard.cache.standings`` caches the standings.
+"""The bots of a run and their standings (imperial_lab.core.league.standings) as the texts and DataFrames the pages,
+charts and notebooks take. No Streamlit here; ``imperial_lab.dashboard.cache.standings`` caches the standings.
 
 An *entrant* is a distinct canonical bot spec (docs/league.md): a spec named for two seats is one
 entrant with two seats a game, and it wins a game when one of its seats is among the winners.

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.registry import DEFAULT_GAME, GAMES
+from imperial_lab.core.registry import DEFAULT_GAME, GAMES
 
 # Not "pages/": Streamlit would take that folder for an old-style multipage app and serve its
 # files without this frame when a page link is the first request after the server starts.
@@ -17,14 +17,21 @@ VIEWS = Path(__file__).parent / "views"
 
 @dataclass(frozen=True)
 class Page:
-    """A page: its script, its title in the navigation and its icon. Its URL is the script's name
-    (``/power`` for power.py), the first page's ``/``. ``reads_runs=False``: the page opens at once,
-    even while a first start plays its dataset."""
+    """A page: its script, its title in the navigation and its icon. Its URL is ``url``, by default
+    the script's name (``/power`` for power.py); the first page's is ``/``. Every game names the same
+    kind of page alike (``views/explorer.py``), so the other games' pages set ``url`` apart
+    (``imperia_explorer``). ``reads_runs=False``: the page opens at once, even while a first start
+    plays its dataset."""
 
     path: Path
     title: str
     icon: str
     reads_runs: bool = True
+    url: str = ""
+
+    @property
+    def url_path(self) -> str:
+        return self.url or self.path.stem
 
 
 GENERIC = (Page(VIEWS / "league.py", "League", ":material/leaderboard:"),)
@@ -39,7 +46,7 @@ def game_pages(game: str) -> list[Page]:
 
 def sections() -> dict[str, list[Page]]:
     """The navigation: a section per game with pages (titled like the game), in the order of the
-    registry, then the generic pages. Page scripts have distinct names: a page's URL is its name."""
+    registry, then the generic pages. Pages have distinct URLs (``Page.url_path``)."""
     found = {GAMES[game].title: pages for game in GAMES if (pages := game_pages(game))}
     return {**found, GENERIC_SECTION: list(GENERIC)}
 
@@ -50,8 +57,8 @@ def all_pages(game: str = DEFAULT_GAME) -> list[Page]:
     return game_pages(game) + list(GENERIC)
 
 
-def page_path(file: str) -> Path:
-    """The script of the page whose file is named ``file`` (``"power.py"``), of any section; KeyError
-    if none is."""
-    paths = {page.path.name: page.path for pages in sections().values() for page in pages}
-    return paths[file]
+def page_path(url: str) -> Path:
+    """The script of the page at URL ``url`` (``"power"``, ``"imperia_explorer"``; a trailing ``.py``
+    is ignored), of any section; KeyError if none is."""
+    paths = {page.url_path: page.path for pages in sections().values() for page in pages}
+    return paths[url.removesuffix(".py")]

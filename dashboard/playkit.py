@@ -35,11 +35,11 @@ from typing import Callable
 
 import streamlit as st
 
-from core.errors import ImperialError, LogError, SetupError
-from core.interface import CHANCE, seat_name
-from core.registry import plugin
-from core.session import PlaySession
-from dashboard import frame
+from imperial_lab.core.errors import ImperialError, LogError, SetupError
+from imperial_lab.core.interface import CHANCE, seat_name
+from imperial_lab.core.registry import plugin
+from imperial_lab.core.session import PlaySession
+from imperial_lab.dashboard import frame
 
 PERSON = "a person"  # a seat's choice for a person, beside the bots' names
 QUERY, WATCH_QUERY = "game", "watch"  # the address's game id; watching the bots (1)

@@ -1,8 +1,8 @@
-"""SQL over the catalogue's views (core.catalog) for the pages of every game: ``fetch`` (one
+"""SQL over the catalogue's views (imperial_lab.core.catalog) for the pages of every game: ``fetch`` (one
 statement, a small DataFrame out), the runs table and the runs' fingerprints. A game's own questions
-(Imperial 2030's: core/games/imperial2030/dashboard/queries.py) are built on ``fetch``; ``fetch``
+(Imperial 2030's: dashboard/games/imperial2030/queries.py) are built on ``fetch``; ``fetch``
 also answers over one game's tables held in memory (an uploaded log), given instead of the path. No
-Streamlit here, so notebooks and tests call the same functions; ``dashboard.cache`` wraps them.
+Streamlit here, so notebooks and tests call the same functions; ``imperial_lab.dashboard.cache`` wraps them.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import duckdb
 import pandas as pd
 
-from core import runstore
-from core.catalog import CatalogError, connect
+from imperial_lab.core import runstore
+from imperial_lab.core.catalog import CatalogError, connect
 
 def fetch(catalog, sql: str, params: list | tuple = ()) -> pd.DataFrame:
     """One parameterised SQL statement over the catalogue (read-only), as a DataFrame. ``catalog`` may
@@ -24,7 +24,7 @@ def fetch(catalog, sql: str, params: list | tuple = ()) -> pd.DataFrame:
 
 
 def _connect(catalog) -> duckdb.DuckDBPyConnection:
-    """A read-only connection to the catalogue file, or, for a dict of DataFrames (``core.tables.frames``
+    """A read-only connection to the catalogue file, or, for a dict of DataFrames (``imperial_lab.core.tables.frames``
     of an uploaded log), an in-memory database holding each under its table's name: the queries of one
     game then answer for a game that is in no catalogue. Categories become strings there, as they are
     in the catalogue's Parquet files (DuckDB would sort them in their categories' order)."""

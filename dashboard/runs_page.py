@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.bots import lineup_text
-from core.errors import ImperialError
-from core.registry import plugin
-from dashboard import cache, frame
+from imperial_lab.core.bots import lineup_text
+from imperial_lab.core.errors import ImperialError
+from imperial_lab.core.registry import plugin
+from imperial_lab.dashboard import cache, frame
 
 
 def open_run(catalog, game: str, keys: tuple[str, str], make_one: str, overview) -> tuple[str, int] | None:

@@ -2,13 +2,13 @@
 comparison and the leagues of the League page. No Streamlit here: progress goes to a callback (or,
 before the server starts, to a progress bar in the terminal).
 
-They are ordinary runs (core.simulate) in the folder ``runs/`` next to the catalogue, registered in
+They are ordinary runs (imperial_lab.core.simulate) in the folder ``runs/`` next to the catalogue, registered in
 it and named after what they hold (``SETUP-BOT-GAMES-sSEED``; a rotating line-up of one ``BOT`` seat
 among ``REST`` bots: ``SETUP-BOT+REST-rot-GAMES-sSEED``, a spec's colons written as underscores). Asking
 for the same games again finds the finished run and returns at once, because simulate resumes a run
 instead of playing it again.
 
-A comparison is a grid of setups × line-ups (``simulate_grid``, core.compare): a line-up is one bot in
+A comparison is a grid of setups × line-ups (``simulate_grid``, imperial_lab.core.compare): a line-up is one bot in
 every seat (the heuristic bots, or random bots as the control), or one seat of a search bot turned by
 one seat per game among heuristic bots, so that every seat has it equally often.
 """
@@ -24,18 +24,18 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from core import runstore
-from core.bots import bot_classes, canonical_spec
-from core.catalog import default_catalog
-from core.registry import plugin
-from core.setups import load_setup
-from core.simulate import simulate
-from dashboard import queries
+from imperial_lab.core import runstore
+from imperial_lab.core.bots import bot_classes, canonical_spec
+from imperial_lab.core.catalog import default_catalog
+from imperial_lab.core.registry import plugin
+from imperial_lab.core.setups import load_setup
+from imperial_lab.core.simulate import simulate
+from imperial_lab.dashboard import queries
 
 DEFAULT_GAMES = 150  # per setup and line-up: a first start plays 600 games (heuristic and random bots)
 DEFAULT_GAMES_ENV = "IMPERIAL_LAB_DEFAULT_GAMES"
 DEFAULT_SEED = 1
-# Progress moves once per chunk (core.simulate reports finished chunks): a few games, a fraction of a
+# Progress moves once per chunk (imperial_lab.core.simulate reports finished chunks): a few games, a fraction of a
 # second. Long runs get longer chunks, since every chunk adds a file per table to each query of the run.
 PROGRESS_CHUNK = 5
 MAX_CHUNKS = 50
@@ -70,7 +70,7 @@ def runs_folder(catalog) -> Path:
 @dataclass(frozen=True)
 class Lineup:
     """A line-up of a comparison's grid: ``bot`` (a spec) in every seat, or, with ``rest``, one seat of
-    ``bot`` among ``rest`` bots, turned by one seat per game (core.simulate ``rotate``), so that over
+    ``bot`` among ``rest`` bots, turned by one seat per game (imperial_lab.core.simulate ``rotate``), so that over
     the games every seat has it equally often."""
 
     bot: str
@@ -124,7 +124,7 @@ def default_lineups() -> list[Lineup]:
 
 def prepare_default_dataset(catalog=None, progress: bool = True) -> list[str]:
     """Before the server starts (``imperial dashboard``): play the first start's dataset into
-    ``catalog`` (default: core.catalog.default_catalog) with a progress bar on stderr, if it needs one
+    ``catalog`` (default: imperial_lab.core.catalog.default_catalog) with a progress bar on stderr, if it needs one
     (see ``needs_default_dataset``). Returns the names of the runs played, [] when there was nothing to do."""
     catalog = Path(catalog or default_catalog())
     if not needs_default_dataset(queries.runs(catalog)):
@@ -204,16 +204,16 @@ def play_league(catalog, bots: list[str], games: int, seed: int = DEFAULT_SEED, 
     leagues; returns the run's name. SetupError for a bad line-up, before anything is written."""
     with _PLAYING:
         setup = plugin().default_setup if setup is None else setup
-        from core import league  # OpenSkill and SciPy: only when a league is played
+        from imperial_lab.core import league  # OpenSkill and SciPy: only when a league is played
 
         return league.league(bots, games, seed, _setup_source(setup, setups_dir), workers=_workers(games),
                              catalog=catalog, progress=False, on_progress=on_progress)["run"]
 
 
 def _setup_source(setup: str, folder) -> str:
-    """What simulate is given: the name where core.setups finds it itself (a preset, a file of the
+    """What simulate is given: the name where imperial_lab.core.setups finds it itself (a preset, a file of the
     game's own folder: it becomes the games' ``setup`` label), else the path of the file in ``folder``
-    (a folder of custom setups, core.setups.custom_folder)."""
+    (a folder of custom setups, imperial_lab.core.setups.custom_folder)."""
     path = None if folder is None else Path(folder) / f"{setup}.json"
     return str(path) if path is not None and path.is_file() else setup
 

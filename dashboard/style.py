@@ -1,7 +1,7 @@
 """Colours and labels shared by every page, chart and notebook of every game, so a seat or a run looks
 the same everywhere (a game's own colours, such as Imperial 2030's nations, are in its dashboard)."""
 
-from core.interface import seat_name
+from imperial_lab.core.interface import seat_name
 
 PLAYER_COLOURS = ("#4c4c9d", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22", "#9467bd")
 # Runs (setups) compared side by side: dark and saturated, so they stand apart from a game's own and
@@ -9,7 +9,7 @@ PLAYER_COLOURS = ("#4c4c9d", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22", "#9467b
 RUN_COLOURS = ("#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#a6761d", "#666666")
 
 
-player_label = seat_name  # one display name for a seat everywhere: core.interface
+player_label = seat_name  # one display name for a seat everywhere: imperial_lab.core.interface
 
 
 def run_colour(index: int) -> str:

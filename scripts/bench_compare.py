@@ -4,10 +4,10 @@
     .venv/bin/python scripts/bench_compare.py --out /tmp/grid --games 200 --search-games 60 \\
         --setups standard,three_nations_each,two_powers --search mcts:playouts=50
 
-It plays every setup × line-up as one run (``core.simulate``, 2 workers, resumable: a second call
+It plays every setup × line-up as one run (``imperial_lab.core.simulate``, 2 workers, resumable: a second call
 finds the finished runs) into ``OUT/runs`` with the catalogue ``OUT/lab.duckdb``. Line-ups: the
 heuristic in every seat, one search seat (rotating) with heuristics in the others, random in every
-seat. It prints the wall time of each run, then the time ``core.compare.load`` takes over all runs
+seat. It prints the wall time of each run, then the time ``imperial_lab.core.compare.load`` takes over all runs
 (in this process, cold and warm) and that of ``imperial compare`` as a fresh process, and the
 findings, and (``--browser``) the seconds the Compare page takes in Debian's chromium at 1366 px
 to show a comparison of all runs (``/compare?runs=...``) with its charts drawn: the first visit
@@ -27,9 +27,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core import compare  # noqa: E402  (after the path set-up, so the script runs from a checkout)
-from core.setups import load_setup  # noqa: E402
-from core.simulate import simulate  # noqa: E402
+from imperial_lab.core import compare  # noqa: E402  (after the path set-up, so the script runs from a checkout)
+from imperial_lab.core.setups import load_setup  # noqa: E402
+from imperial_lab.core.simulate import simulate  # noqa: E402
 
 
 def lineups(players: int, search: str) -> dict[str, tuple[list[str], bool]]:
@@ -70,7 +70,7 @@ def main() -> int:
     for attempt in ("cold", "warm"):
         start = time.perf_counter()
         result = compare.load(catalog, names)
-        print(f"core.compare.load over {len(names)} runs ({attempt}): {time.perf_counter() - start:.2f} s")
+        print(f"imperial_lab.core.compare.load over {len(names)} runs ({attempt}): {time.perf_counter() - start:.2f} s")
     start = time.perf_counter()
     subprocess.run([str(Path(sys.executable).parent / "imperial"), "compare", *names, "--catalog", str(catalog),
                     "--json"], check=True, stdout=subprocess.DEVNULL)

@@ -38,10 +38,10 @@ import streamlit as st  # noqa: E402  (after the path set-up, so the script runs
 from playwright.sync_api import expect  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from core.simulate import simulate  # noqa: E402
-from dashboard import cache, charts
-from core.games.imperial2030.dashboard import boardview  # noqa: E402, F401  (imported once, before timing)
-from dashboard.pages import all_pages, page_path  # noqa: E402
+from imperial_lab.core.simulate import simulate  # noqa: E402
+from imperial_lab.dashboard import cache, charts
+from imperial_lab.dashboard.games.imperial2030 import boardview  # noqa: E402, F401  (imported once, before timing)
+from imperial_lab.dashboard.pages import all_pages, page_path  # noqa: E402
 
 PAGES = [(page.path.name, page.title) for page in all_pages()]
 from tests.browser_support import CHARTS, LAPTOP, charts_drawn, chromium, dashboard_server, heading, idle  # noqa: E402
@@ -98,7 +98,7 @@ def _build_runs(catalog: Path, folder: Path, name: str, games: int, workers: int
 # ----- AppTest -----
 
 def _app():
-    from dashboard.app import run
+    from imperial_lab.dashboard.app import run
 
     run()
 

@@ -5,12 +5,12 @@
     .venv/bin/python scripts/bench_engine.py --old /tmp/base # an existing checkout as the old engine
 
 Each run is a fresh interpreter (``sys.path`` starts at its checkout, so the two engines' imports
-never mix) that plays the same seeded games with ``core.bots.make_bot("random", seed)`` and
-``core.play.play_game(config, bots, seed, record=False)``. Runs come in pairs, old and new, the
+never mix) that plays the same seeded games with ``imperial_lab.core.bots.make_bot("random", seed)`` and
+``imperial_lab.core.play.play_game(config, bots, seed, record=False)``. Runs come in pairs, old and new, the
 order swapped every pair so that a change of load on a shared machine hits both alike; the ratio
 is taken per pair and its median printed. Each run first plays untimed games (``--warmup``): both
 engines memoise army moves on the board, the new one more of them, and a batch of games runs
-warm (``--warmup 0 --games 20`` shows the cold start). Per-call times (``core.games.imperial2030.bench``) follow.
+warm (``--warmup 0 --games 20`` shows the cold start). Per-call times (``imperial_lab.core.games.imperial2030.bench``) follow.
 The machine's load average is printed too: other work on the machine slows both engines.
 """
 
@@ -30,11 +30,11 @@ CHILD = r"""
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
 try:
-    from core.games.imperial2030 import bench
+    from imperial_lab.core.games.imperial2030 import bench
 except ImportError:  # engines from before the plug-in layout
-    from core import bench
-from core.bots import make_bot
-from core.play import play_game
+    from imperial_lab.core import bench
+from imperial_lab.core.bots import make_bot
+from imperial_lab.core.play import play_game
 
 games, players, seed, warmup, per_call = (int(x) for x in sys.argv[2:7])
 config = {"game": "imperial2030", "players": players}
@@ -118,7 +118,7 @@ def main(argv=None) -> int:
         print(f"  {name:28}{games:8.1f}   {turns:14,.0f}   {decisions:11,.0f}")
     print(f"median ratio new/old of the pairs: {statistics.median(ratios):.2f} "
           f"(min {min(ratios):.2f}, max {max(ratios):.2f}); load average after: {load()}")
-    print("per call (µs, mean over the states of one game; core.games.imperial2030.bench):")
+    print("per call (µs, mean over the states of one game; imperial_lab.core.games.imperial2030.bench):")
     calls = {name: run(engines[name], 1, args.players, args.seed, args.warmup, per_call=True)["per_call_us"]
              for name in engines}
     for key in calls["new"]:

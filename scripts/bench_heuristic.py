@@ -23,9 +23,9 @@ from functools import partial
 from multiprocessing import Pool
 
 
-from core.bots import RandomBot, canonical_spec, make_bot
-from core.play import play_game
-from core.stats import wilson
+from imperial_lab.core.bots import RandomBot, canonical_spec, make_bot
+from imperial_lab.core.play import play_game
+from imperial_lab.core.stats import wilson
 
 CONFIG = {"game": "imperial2030", "players": 4}
 

@@ -26,10 +26,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.bots import RandomBot  # noqa: E402
-from core.games.imperia.heuristic import ImperiaHeuristicBot  # noqa: E402
-from core.play import play_game  # noqa: E402
-from core.stats import even_shares, format_p, wilson  # noqa: E402
+from imperial_lab.core.bots import RandomBot  # noqa: E402
+from imperial_lab.core.games.imperia.heuristic import ImperiaHeuristicBot  # noqa: E402
+from imperial_lab.core.play import play_game  # noqa: E402
+from imperial_lab.core.stats import even_shares, format_p, wilson  # noqa: E402
 
 # Each finished game once per seat: the seat relative to the start player (0 = the start player), whether
 # it won (a shared first place counts for every seat in it) and whether it won alone. The game is the unit.
@@ -69,7 +69,7 @@ def against_random(players: int, games: int) -> tuple[int, int, int]:
 def seat_advantage(catalog, run: str) -> list[str]:
     """The first-player advantage of ``run``: one line per seat relative to the start player, then the
     chi-square test of equal shares of outright wins."""
-    from core.catalog import query
+    from imperial_lab.core.catalog import query
 
     seats = query(SEAT_WINS_SQL, catalog, [run])
     lines = []
@@ -86,7 +86,7 @@ def seat_advantage(catalog, run: str) -> list[str]:
 
 def simulate_run(games: int, workers: int, bots: str, out: str | None, catalog: str | None) -> None:
     """Time a recorded run of ``games`` 3-player games and report its figures."""
-    from core.simulate import simulate
+    from imperial_lab.core.simulate import simulate
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(out or Path(tmp) / "runs" / f"bench-imperia-{bots}-{games}")

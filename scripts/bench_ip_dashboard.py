@@ -28,10 +28,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.bots import make_bot  # noqa: E402
-from core.gamelog import write_log  # noqa: E402
-from core.play import play_game  # noqa: E402
-from core.registry import plugin  # noqa: E402
+from imperial_lab.core.bots import make_bot  # noqa: E402
+from imperial_lab.core.gamelog import write_log  # noqa: E402
+from imperial_lab.core.play import play_game  # noqa: E402
+from imperial_lab.core.registry import plugin  # noqa: E402
 from tests.browser_support import LAPTOP, chromium, dashboard_server  # noqa: E402
 
 GAME = "imperial_powers"

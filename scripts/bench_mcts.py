@@ -25,9 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.bots import make_bot  # noqa: E402
-from core.stats import wilson  # noqa: E402
-from core.play import play_game  # noqa: E402
+from imperial_lab.core.bots import make_bot  # noqa: E402
+from imperial_lab.core.stats import wilson  # noqa: E402
+from imperial_lab.core.play import play_game  # noqa: E402
 
 
 class Timed:

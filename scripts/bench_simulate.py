@@ -12,7 +12,7 @@
 3. nation_turns loaded into pandas: time and memory (target < 1 GB);
 4. a DuckDB query of the win rate by seat over the run, through the catalogue (target < 1 s).
 
-Chunks have the automatic size of ``core.simulate.auto_chunk_size`` unless ``--chunk-size`` is given.
+Chunks have the automatic size of ``imperial_lab.core.simulate.auto_chunk_size`` unless ``--chunk-size`` is given.
 Runs go to a temporary folder (removed at the end) unless ``--out`` is given.
 """
 
@@ -34,10 +34,10 @@ import pandas as pd  # noqa: E402  (after the path set-up, so the script runs fr
 import psutil  # noqa: E402  (a dependency of dask.distributed)
 import pyarrow.parquet as pq  # noqa: E402
 
-from core import runstore  # noqa: E402
-from core.catalog import query, register_run  # noqa: E402
-from core.simulate import simulate  # noqa: E402
-from core.games.imperial2030.tables import TABLES  # noqa: E402
+from imperial_lab.core import runstore  # noqa: E402
+from imperial_lab.core.catalog import query, register_run  # noqa: E402
+from imperial_lab.core.simulate import simulate  # noqa: E402
+from imperial_lab.core.games.imperial2030.tables import TABLES  # noqa: E402
 
 WIN_RATE_BY_SEAT = """
 SELECT seat, count(*) AS games, avg(CASE WHEN list_contains(winners, seat) THEN 1 ELSE 0 END) AS win_rate

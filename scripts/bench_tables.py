@@ -1,4 +1,4 @@
-"""Cost of recording games as tables (core.tables): prints figures, asserts nothing.
+"""Cost of recording games as tables (imperial_lab.core.tables): prints figures, asserts nothing.
 
     .venv/bin/python scripts/bench_tables.py                  # 20 random 4-player games, best of 7
     .venv/bin/python scripts/bench_tables.py --games 40 --repeats 5
@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.bots import RandomBot  # noqa: E402  (after the path set-up, so the script runs from a checkout)
-from core.play import play_game  # noqa: E402
-from core.tables import frames, merge_rows, record_game  # noqa: E402
+from imperial_lab.core.bots import RandomBot  # noqa: E402  (after the path set-up, so the script runs from a checkout)
+from imperial_lab.core.play import play_game  # noqa: E402
+from imperial_lab.core.tables import frames, merge_rows, record_game  # noqa: E402
 
 CONFIG = {"game": "imperial2030", "players": 4}
 

@@ -4,12 +4,12 @@
     .venv/bin/python scripts/derive_board_shapes.py --atlas PATH   # a downloaded .tgz or its unpacked folder
     .venv/bin/python scripts/derive_board_shapes.py --check        # check only, write nothing
 
-The output is committed: the dashboard reads it through core/games/imperial2030/dashboard/board_shapes.py and never runs
+The output is committed: the dashboard reads it through dashboard/games/imperial2030/board_shapes.py and never runs
 this script (nor needs shapely). Run it again only to change the derivation; the same atlas gives a
 byte-identical file.
 
 Method. Natural Earth's 1:50m countries (TopoJSON, decoded here) are cut at the Bering Strait,
-projected (Miller, core.games.imperial2030.dashboard.board_shapes.project) and simplified together as one coverage, so
+projected (Miller, imperial_lab.dashboard.games.imperial2030.board_shapes.project) and simplified together as one coverage, so
 shared borders stay shared. Land: each country goes wholesale to one region, or is split among
 several by the Voronoi cells of hand-placed seeds (COUNTRY_REGIONS, LAND_SEEDS); islands off the
 two big landmasses go whole to the region, "other" land or polar seed nearest to them; a few hand
@@ -42,8 +42,8 @@ from shapely.ops import nearest_points, polylabel
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.games.imperial2030.board import DATA_DIR  # noqa: E402
-from core.games.imperial2030.dashboard.board_shapes import CUT_LON, project  # noqa: E402
+from imperial_lab.core.games.imperial2030.data import DATA_DIR  # noqa: E402
+from imperial_lab.dashboard.games.imperial2030.board_shapes import CUT_LON, project  # noqa: E402
 
 ATLAS = "world-atlas@2.0.2"
 OUT = DATA_DIR / "board_shapes.json"
@@ -682,7 +682,7 @@ def document(shapes: dict, board: dict, view) -> str:
         "derived_by": "scripts/derive_board_shapes.py",
         "projection": f"Miller cylindrical, cut at longitude {CUT_LON:g} (longitudes west of it "
                       "shifted by +360): x = longitude in degrees, y = 1.25 ln(tan(pi/4 + 0.4 lat)) "
-                      "* 180/pi; see core/games/imperial2030/dashboard/board_shapes.py project()",
+                      "* 180/pi; see dashboard/games/imperial2030/board_shapes.py project()",
         "units": "degree-like map units, y up (north); coordinates rounded to 2 decimals; "
                  "area of view not covered by shapes is non-region water",
     }

@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.bots import RandomBot  # noqa: E402
-from core.play import play_game  # noqa: E402
+from imperial_lab.core.bots import RandomBot  # noqa: E402
+from imperial_lab.core.play import play_game  # noqa: E402
 
 
 def summary(values: list[int]) -> str:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from core.games.imperial2030.board import NATIONS
-from core.interface import make_game
+from imperial_lab.core.games.imperial2030.data import NATIONS
+from imperial_lab.core.interface import make_game
 
 
 def position(players=3, cash=None, bonds=None, nations=None, units=(), nation="RU", decision=None,

@@ -1,8 +1,13 @@
 """Fixtures shared across test files."""
 
+import os
+import shutil
 import sys
+import tempfile
 
 import pytest
+
+from imperial_lab.core.files import HOME_ENV
 
 from tests.lab_fixtures import lab  # noqa: F401  (session fixture: a small catalogue with two runs)
 
@@ -15,3 +20,13 @@ def _keep_main_module():
     main = sys.modules["__main__"]
     yield
     sys.modules["__main__"] = main
+
+
+def pytest_configure(config):
+    """Each test process gets a user folder of its own (imperial_lab.core.files): no test writes a
+    catalogue, a run or a saved game into the checkout or the user's own folder."""
+    config.lab_home = os.environ[HOME_ENV] = tempfile.mkdtemp(prefix="imperial-lab-home-")
+
+
+def pytest_unconfigure(config):
+    shutil.rmtree(config.lab_home, ignore_errors=True)

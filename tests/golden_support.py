@@ -18,9 +18,9 @@ import random
 import re
 from pathlib import Path
 
-from core.bots import RandomBot
-from core.interface import make_game
-from core.play import play_game
+from imperial_lab.core.bots import RandomBot
+from imperial_lab.core.interface import make_game
+from imperial_lab.core.play import play_game
 from tests.builders import act, maneuver, position
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

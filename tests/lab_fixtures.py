@@ -13,12 +13,30 @@ from pathlib import Path
 
 import pytest
 
-from core import runstore
-from core.league import chunk_size, league_name
-from core.simulate import simulate
-from core.tables import record_game
+from imperial_lab.core import runstore
+from imperial_lab.core.league import chunk_size, league_name
+from imperial_lab.core.simulate import simulate
+from imperial_lab.core.tables import record_game
 
 APP_SECONDS = 180  # the bound of one AppTest run of a page: generous for a busy machine; a hung page still fails
+
+
+def _app(first):
+    from imperial_lab.dashboard.app import run
+
+    run(first)
+
+
+def open_page(url: str, query: dict | None = None):
+    """The router's page at URL ``url`` (``"imperia_explorer"``; a trailing ``.py`` is ignored) after its
+    first run through AppTest, with the query parameters ``query``; no exception raised."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_app, default_timeout=APP_SECONDS, args=(url.removesuffix(".py"),))
+    at.query_params.update(query or {})
+    at.run()
+    assert not at.exception, at.exception
+    return at
 
 
 @dataclass
@@ -81,8 +99,8 @@ def spy_progress(monkeypatch, module, name: str) -> list:
 
 
 def record_after_a_worker_chunk(folder: Path, here: list):
-    """A stand-in for core.simulate's ``record_game`` (monkeypatched in this process only: a Dask
-    worker imports core.simulate afresh) whose first game waits until a worker has finished a chunk
+    """A stand-in for imperial_lab.core.simulate's ``record_game`` (monkeypatched in this process only: a Dask
+    worker imports imperial_lab.core.simulate afresh) whose first game waits until a worker has finished a chunk
     of the run in ``folder``, so that both sides play chunks however long the cluster takes to start
     (bounded at 120 s: then it plays on). ``here`` collects the game ids this process played."""
     def record(*args):
@@ -98,7 +116,7 @@ def record_after_a_worker_chunk(folder: Path, here: list):
 def kill_during(argv: list[str], folder: Path, chunks: int = 2) -> dict:
     """Run ``imperial ARGV`` (a simulate into ``folder``) as its own process and SIGKILL it once it has
     written ``chunks`` chunk markers (or ended, or 60 s passed); the markers it left."""
-    code = "import sys; from core.cli import main; sys.exit(main(sys.argv[1:]))"
+    code = "import sys; from imperial_lab.core.cli import main; sys.exit(main(sys.argv[1:]))"
     proc = subprocess.Popen([sys.executable, "-c", code, *argv], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while len(runstore.markers(folder)) < chunks and proc.poll() is None and time.monotonic() < deadline:

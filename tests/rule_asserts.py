@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.errors import IllegalActionError
+from imperial_lab.core.errors import IllegalActionError
 
 
 def assert_illegal(state, text: str, rule: str, match: str | None = None) -> IllegalActionError:

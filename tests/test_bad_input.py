@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.cli import main
-from core.gamelog import replay
-from core.games.imperial2030.setups import SETUPS_DIR
-from core.simulate import simulate
+from imperial_lab.core.cli import main
+from imperial_lab.core.gamelog import replay
+from imperial_lab.core.games.imperial2030.setups import SETUPS_DIR
+from imperial_lab.core.simulate import simulate
 from tests.lab_fixtures import APP_SECONDS
 from tests.test_dashboard_explorer import PAGE, code_span_text
 
@@ -562,7 +562,7 @@ def test_bad_uploads_in_the_dashboard(lab, explorer, case):
 BOUNDED = """
 import resource, sys
 resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))  # 1 GiB: the file of issue 7 took 23 GB
-from core.cli import main
+from imperial_lab.core.cli import main
 sys.exit(main(sys.argv[1:]))
 """
 

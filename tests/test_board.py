@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from core.errors import DataError
-from core.games.imperial2030.board import DATA_DIR, HOME, LAND, SEA, build_board, load_board
+from imperial_lab.core.errors import DataError
+from imperial_lab.core.games.imperial2030.data import DATA_DIR, HOME, LAND, SEA, build_board, load_board
 
 BOARD = json.loads((DATA_DIR / "board.json").read_text())
 TABLES = json.loads((DATA_DIR / "tables.json").read_text())

@@ -1,6 +1,6 @@
 """Region shapes against board.json (issue: "contains own point, adjacency matches, canals placed").
 
-Reads the committed data/imperial2030/board_shapes.json through core.games.imperial2030.dashboard.board_shapes, not the
+Reads the committed data/imperial2030/board_shapes.json through imperial_lab.dashboard.games.imperial2030.board_shapes, not the
 derivation (scripts/derive_board_shapes.py). Two regions border each other when the boundary of
 one runs within EPS of the other for more than BORDER_TOL map units.
 """
@@ -14,8 +14,8 @@ import pytest
 import shapely
 from shapely.geometry import LineString, MultiPolygon, Point, Polygon
 
-from core.games.imperial2030.board import DATA_DIR
-from core.games.imperial2030.dashboard.board_shapes import project, shapes
+from imperial_lab.core.games.imperial2030.data import DATA_DIR
+from imperial_lab.dashboard.games.imperial2030.board_shapes import project, shapes
 
 BOARD = json.loads((DATA_DIR / "board.json").read_text())
 IDS = [r["id"] for r in BOARD["regions"]]

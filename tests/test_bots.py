@@ -8,11 +8,11 @@ import sys
 
 import pytest
 
-from core import bots as bots_module
-from core.bots import RandomBot, bot_classes, canonical_spec, make_bot, parse_bot_list, parse_bot_spec, seat_bots
-from core.cli import main
-from core.errors import SetupError
-from core.games.imperial2030.heuristic import DEFAULT_TEMPERATURE, HeuristicBot
+from imperial_lab.core import bots as bots_module
+from imperial_lab.core.bots import RandomBot, bot_classes, canonical_spec, make_bot, parse_bot_list, parse_bot_spec, seat_bots
+from imperial_lab.core.cli import main
+from imperial_lab.core.errors import SetupError
+from imperial_lab.core.games.imperial2030.heuristic import DEFAULT_TEMPERATURE, HeuristicBot
 
 
 def test_a_spec_is_a_name_and_typed_parameters():
@@ -102,7 +102,7 @@ def test_mcts_specs_have_one_text_per_bot():
 def test_mcts_is_registered_lazily_and_its_absence_costs_only_that_bot(monkeypatch):
     monkeypatch.delitem(bots_module.BOTS, "mcts", raising=False)
     monkeypatch.setattr(bots_module, "_MISSING", {})
-    monkeypatch.setitem(sys.modules, "core.mcts", None)  # as if core/mcts.py were not there
+    monkeypatch.setitem(sys.modules, "imperial_lab.core.mcts", None)  # as if core/mcts.py were not there
     assert "mcts" not in bot_classes() and isinstance(make_bot("random", 1), RandomBot)
     with pytest.raises(SetupError, match="unknown bot 'mcts'.*core/mcts.py cannot be loaded"):
         make_bot("mcts:playouts=10")

@@ -1,4 +1,4 @@
-"""The DuckDB catalogue (core.catalog) against pandas, and ``imperial import`` of move logs."""
+"""The DuckDB catalogue (imperial_lab.core.catalog) against pandas, and ``imperial import`` of move logs."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from core import runstore
-from core.catalog import CatalogError, connect, list_runs, query, register_run
-from core.cli import main
-from core.games.imperial2030.tables import TABLES
-from core.imports import import_logs
-from core.runstore import RunError
-from core.simulate import simulate
+from imperial_lab.core import runstore
+from imperial_lab.core.catalog import CatalogError, connect, list_runs, query, register_run
+from imperial_lab.core.cli import main
+from imperial_lab.core.games.imperial2030.tables import TABLES
+from imperial_lab.core.imports import import_logs
+from imperial_lab.core.runstore import RunError
+from imperial_lab.core.simulate import simulate
 
 WIN_RATE_BY_SEAT = """
     SELECT seat, count(*) AS games, avg(CASE WHEN list_contains(winners, seat) THEN 1 ELSE 0 END) AS win_rate

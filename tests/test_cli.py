@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from core.cli import main
-from core.gamelog import replay
-from core.interface import make_game
+from imperial_lab.core.cli import main
+from imperial_lab.core.gamelog import replay
+from imperial_lab.core.interface import make_game
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:

@@ -1,4 +1,4 @@
-"""core.compare (issue 9): the grid of setups × line-ups, tests whose unit is the game, one test per
+"""imperial_lab.core.compare (issue 9): the grid of setups × line-ups, tests whose unit is the game, one test per
 fact, findings that say under which line-ups they hold and flag a reversal, and ``imperial compare``."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from core import compare
-from core.cli import main
-from core.runstore import RunError
+from imperial_lab.core import compare
+from imperial_lab.core.cli import main
+from imperial_lab.core.runstore import RunError
 from tests.lab_fixtures import lab  # noqa: F401 (a fixture)
 
 

@@ -2,10 +2,10 @@
 Compare and Setup editor pages against the small lab (the League page: tests/test_dashboard_league.py),
 the first start on an empty catalogue, and the ``imperial dashboard`` command.
 
-The Compare page shows what ``imperial compare --json`` gives for the same runs (core.compare): its
+The Compare page shows what ``imperial compare --json`` gives for the same runs (imperial_lab.core.compare): its
 findings, a reversed finding flagged, the bots of cells with several, and a grid played from its form.
 
-AppTest drives ``dashboard.app.run`` from a script of its own (STYLE (e)1): started from
+AppTest drives ``imperial_lab.dashboard.app.run`` from a script of its own (STYLE (e)1): started from
 dashboard/app.py itself, AppTest would take the folder pages/ beside it for an old-style multipage
 app and rerun a page without the router.
 """
@@ -23,13 +23,13 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core import cli, compare
-from core import stats as core_stats
-from core.catalog import list_runs
-from core.games.imperial2030.setups import SETUPS_DIR
-from dashboard import app, cache, simulations
-from dashboard.frame import code_span
-from dashboard.pages import page_path
+from imperial_lab.core import cli, compare
+from imperial_lab.core import stats as core_stats
+from imperial_lab.core.catalog import list_runs
+from imperial_lab.core.games.imperial2030.setups import SETUPS_DIR
+from imperial_lab.dashboard import app, cache, simulations
+from imperial_lab.dashboard.frame import code_span
+from imperial_lab.dashboard.pages import page_path
 from tests.lab_fixtures import APP_SECONDS, league_lab, spy_progress  # noqa: F401 (a fixture)
 
 COMPARE_CHARTS = 1 + 1 + 1 + 3 + 1  # seats, gap, starting governments, three per-game figures, seat scores
@@ -38,7 +38,7 @@ COMPARE_SECTIONS = ["Summary", "The grid: who wins, per setup and line-up", "Per
 
 
 def _app():
-    from dashboard.app import run
+    from imperial_lab.dashboard.app import run
 
     run()
 
@@ -85,7 +85,7 @@ def test_power_page_follows_the_game_and_the_run(on_lab):
     assert values(at.subheader) == [f"Game 0 of {run}"]
     assert len(at.get("plotly_chart")) == 6 + 5  # one game: 6 charts; whole run: 5
     assert {m.label for m in at.metric} >= {"Winner", "Ended by", "Rounds", "Finished games", "Lead changes per game"}
-    at.selectbox(key=f"explorer_game_of_{run}").set_value(3).run()  # the open game's chooser (core.games.imperial2030.dashboard.open_game)
+    at.selectbox(key=f"explorer_game_of_{run}").set_value(3).run()  # the open game's chooser (imperial_lab.dashboard.games.imperial2030.open_game)
     assert not at.exception and values(at.subheader) == [f"Game 3 of {run}"]
     other = next(name for name in on_lab.runs if name != run)
     at.sidebar.selectbox(key="run").set_value(other).run()

@@ -16,7 +16,7 @@ import shutil
 import pytest
 from playwright.sync_api import Page, expect
 
-from core.games.imperial2030.setups import SETUPS_DIR
+from imperial_lab.core.games.imperial2030.setups import SETUPS_DIR
 from tests.browser_support import (CHARTS, LAPTOP, ROOT, charts_drawn, chromium, dashboard_server, heading, idle,
                                    local_tab, open_page)
 

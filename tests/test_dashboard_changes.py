@@ -1,4 +1,4 @@
-"""What changed at a step (core/games/imperial2030/dashboard/changes.py): moves, builds, removals, flags, factories and
+"""What changed at a step (dashboard/games/imperial2030/changes.py): moves, builds, removals, flags, factories and
 battles of real games checked against their events and positions, and the one-line summary."""
 
 from __future__ import annotations
@@ -8,14 +8,14 @@ from collections import Counter
 
 import pytest
 
-from core.bots import make_bot
-from core.gamelog import write_log
-from core.games.imperial2030.dashboard.action_words import place
-from core.games.imperial2030.dashboard.changes import MAX_SUMMARY, step_changes
-from core.games.imperial2030.dashboard.explain import nation, possessive
-from core.games.imperial2030.dashboard.timeline import timeline_from_text
-from core.play import play_game
-from dashboard.style import player_label
+from imperial_lab.core.bots import make_bot
+from imperial_lab.core.gamelog import write_log
+from imperial_lab.core.games.imperial2030.action_words import place
+from imperial_lab.dashboard.games.imperial2030.changes import MAX_SUMMARY, step_changes
+from imperial_lab.core.games.imperial2030.explain import nation, possessive
+from imperial_lab.dashboard.games.imperial2030.replay import timeline_from_text
+from imperial_lab.core.play import play_game
+from imperial_lab.dashboard.style import player_label
 
 GAMES = [  # (config, bot, seed): random and heuristic play, 3 to 5 players, both setups
     ({"game": "imperial2030", "players": 4}, "random", 1),

@@ -11,26 +11,26 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.bots import make_bot
-from core.catalog import query
-from core.errors import LogError
-from core.gamelog import replay
-from core.games.imperial2030.board import NATIONS, SPACES
-from core.games.imperial2030.dashboard.board_shapes import shapes
-from core.games.imperial2030.dashboard.explain import RULE_TITLES, SENTENCES, explain, rule_title
-from core.games.imperial2030.dashboard.explorer_queries import game_log, run_games
-from core.games.imperial2030.events import Event
-from core.interface import make_game
-from core.play import play_game
-from dashboard.frame import code_span
-from core.games.imperial2030.dashboard.boardview import (FLAG_TINT, HOME_TINT, VIEWS, blend, board, board_svg, frame_of, hover_text,
+from imperial_lab.core.bots import make_bot
+from imperial_lab.core.catalog import query
+from imperial_lab.core.errors import LogError
+from imperial_lab.core.gamelog import replay
+from imperial_lab.core.games.imperial2030.data import NATIONS, SPACES
+from imperial_lab.dashboard.games.imperial2030.board_shapes import shapes
+from imperial_lab.core.games.imperial2030.explain import RULE_TITLES, SENTENCES, explain, rule_title
+from imperial_lab.dashboard.games.imperial2030.explorer_queries import game_log, run_games
+from imperial_lab.core.games.imperial2030.events import Event
+from imperial_lab.core.interface import make_game
+from imperial_lab.core.play import play_game
+from imperial_lab.dashboard.frame import code_span
+from imperial_lab.dashboard.games.imperial2030.boardview import (FLAG_TINT, HOME_TINT, VIEWS, blend, board, board_svg, frame_of, hover_text,
                                  region_contents)
-from core.games.imperial2030.dashboard.changes import Battle, Built, Changes, Move, Removed, step_changes
-from core.games.imperial2030.dashboard.colours import LAND_COLOUR, NATION_COLOURS, NATION_NAMES, SEA_COLOUR
-from core.games.imperial2030.dashboard.nationview import bonds_figure, credit_sums, nation_summaries
-from core.games.imperial2030.dashboard.rondelview import SECTOR, marker_places, rondel_figure
-from core.games.imperial2030.dashboard.timeline import event_groups, timeline_from_text
-from dashboard.pages import page_path
+from imperial_lab.dashboard.games.imperial2030.changes import Battle, Built, Changes, Move, Removed, step_changes
+from imperial_lab.dashboard.games.imperial2030.colours import LAND_COLOUR, NATION_COLOURS, NATION_NAMES, SEA_COLOUR
+from imperial_lab.dashboard.games.imperial2030.nationview import bonds_figure, credit_sums, nation_summaries
+from imperial_lab.dashboard.games.imperial2030.rondelview import SECTOR, marker_places, rondel_figure
+from imperial_lab.dashboard.games.imperial2030.replay import event_groups, timeline_from_text
+from imperial_lab.dashboard.pages import page_path
 from tests.lab_fixtures import APP_SECONDS
 
 SVG = "{http://www.w3.org/2000/svg}"  # ElementTree's prefix of the board's tags
@@ -135,7 +135,7 @@ def test_a_bad_log_raises_with_its_line(games):
     assert (caught.value.file, caught.value.line) == ("bad.jsonl", 5)
 
 
-# ----- the board (core.games.imperial2030.dashboard.boardview) -----
+# ----- the board (imperial_lab.dashboard.games.imperial2030.boardview) -----
 
 def board_tree(position, changes=None, view="World"):
     return ET.fromstring(board_svg(position, changes, view))

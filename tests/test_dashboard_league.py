@@ -1,6 +1,6 @@
 """The League page and the bots of the Compare page, through AppTest against a small league (9 games
 of three bots on three seats) and a run whose mixed bots keep their seats; the texts and tables of
-dashboard.ladder against core.league.standings."""
+imperial_lab.dashboard.ladder against imperial_lab.core.league.standings."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import shutil
 
 import pytest
 
-from core.bots import lineup_text
-from core.catalog import list_runs
-from core.games.imperial2030.dashboard import queries as imperial_queries
-from core.league import league_name, standings
-from dashboard import ladder, queries, simulations
-from dashboard.frame import code_span
+from imperial_lab.core.bots import lineup_text
+from imperial_lab.core.catalog import list_runs
+from imperial_lab.dashboard.games.imperial2030 import queries as imperial_queries
+from imperial_lab.core.league import league_name, standings
+from imperial_lab.dashboard import ladder, queries, simulations
+from imperial_lab.dashboard.frame import code_span
 from tests.lab_fixtures import FIXED_BOTS, LEAGUE_BOTS, LEAGUE_GAMES, league_lab, spy_progress  # noqa: F401 (a fixture)
 from tests.test_dashboard_app import setups, start, values  # noqa: F401 (a fixture)
 

@@ -1,4 +1,4 @@
-"""The pages that share the open game (core.games.imperial2030.dashboard.open_game) through AppTest: a game chosen in the Game
+"""The pages that share the open game (imperial_lab.dashboard.games.imperial2030.open_game) through AppTest: a game chosen in the Game
 explorer is the one Power & control shows, and back; an uploaded log shows on both; a link
 ``?run=NAME&game=ID`` to the explorer opens its game, and a link to no game says so in one line."""
 
@@ -9,16 +9,16 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.catalog import list_runs
-from core.games.imperial2030.dashboard import queries
-from core.games.imperial2030.dashboard import open_game
-from core.games.imperial2030.dashboard.explorer_queries import game_log
-from dashboard.pages import page_path
+from imperial_lab.core.catalog import list_runs
+from imperial_lab.dashboard.games.imperial2030 import queries
+from imperial_lab.dashboard.games.imperial2030 import open_game
+from imperial_lab.dashboard.games.imperial2030.explorer_queries import game_log
+from imperial_lab.dashboard.pages import page_path
 from tests.lab_fixtures import APP_SECONDS
 
 
 def _app():
-    from dashboard.app import run
+    from imperial_lab.dashboard.app import run
 
     run()
 

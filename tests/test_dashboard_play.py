@@ -1,9 +1,9 @@
-"""The Play page (core/games/imperial2030/dashboard/views/play.py) through Streamlit's AppTest: a whole game with a person in one
+"""The Play page (dashboard/games/imperial2030/views/play.py) through Streamlit's AppTest: a whole game with a person in one
 seat clicked through to the end, the engine's reason for a refused action, undo, save and resume, a
 reload that keeps the game (a new session with the same ``?game=`` address), the bots watched move
 by move, the hint, and the page opening at once on a fresh lab (no first-start dataset).
 
-AppTest drives ``dashboard.app.run`` from a function, as tests/test_dashboard_app.py does."""
+AppTest drives ``imperial_lab.dashboard.app.run`` from a function, as tests/test_dashboard_app.py does."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ import shutil
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.gamelog import replay
-from core.games.imperial2030.dashboard import playview
-from core.games.imperial2030.setups import SETUPS_DIR
-from dashboard import playkit
-from dashboard.pages import page_path
+from imperial_lab.core.gamelog import replay
+from imperial_lab.dashboard.games.imperial2030 import playview
+from imperial_lab.core.games.imperial2030.setups import SETUPS_DIR
+from imperial_lab.dashboard import playkit
+from imperial_lab.dashboard.pages import page_path
 from tests.lab_fixtures import APP_SECONDS
 
 # What the person prefers when it is offered (a short game: taxation brings power points); else choice 1.
@@ -24,7 +24,7 @@ PREFERRED = ("rondel taxation", "end maneuver", "import done", "build none", "pa
 
 
 def _app():
-    from dashboard.app import run
+    from imperial_lab.dashboard.app import run
 
     run()
 
@@ -251,8 +251,8 @@ def test_the_play_page_needs_no_dataset_and_refuses_a_game_without_people(home):
 
 
 def test_people_take_over_seats_of_a_resumed_log(home):
-    from core.interface import make_game
-    from core.session import PlaySession
+    from imperial_lab.core.interface import make_game
+    from imperial_lab.core.session import PlaySession
 
     bots_only = PlaySession(make_game({"players": 3}).config, ["random"] * 3, seed=4)
     for _ in range(30):

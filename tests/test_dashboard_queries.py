@@ -1,4 +1,4 @@
-"""The dashboard's library without Streamlit: its SQL answers (and the per-game rows of core.compare that
+"""The dashboard's library without Streamlit: its SQL answers (and the per-game rows of imperial_lab.core.compare that
 the Compare page draws) against the same figures computed in pandas from the raw tables of the small
 lab, the charts' traces, and the setup table behind the Setup editor. The statistics of comparisons are
 tested in tests/test_stats.py and tests/test_compare.py."""
@@ -10,16 +10,16 @@ import json
 import pandas as pd
 import pytest
 
-from core import compare, runstore
-from core.catalog import query
-from core.errors import SetupError
-from core.games.imperial2030.board import NATIONS
-from core.games.imperial2030.dashboard import charts as imperial_charts, queries
-from core.games.imperial2030.dashboard import setup_table
-from core.games.imperial2030.dashboard.colours import NATION_COLOURS
-from core.games.imperial2030.setups import SETUPS_DIR, read_setup_file
-from dashboard import charts, queries as catalog_queries
-from dashboard.style import PLAYER_COLOURS, RUN_COLOURS, player_label
+from imperial_lab.core import compare, runstore
+from imperial_lab.core.catalog import query
+from imperial_lab.core.errors import SetupError
+from imperial_lab.core.games.imperial2030.data import NATIONS
+from imperial_lab.dashboard.games.imperial2030 import charts as imperial_charts, queries
+from imperial_lab.dashboard.games.imperial2030 import setup_table
+from imperial_lab.dashboard.games.imperial2030.colours import NATION_COLOURS
+from imperial_lab.core.games.imperial2030.setups import SETUPS_DIR, read_setup_file
+from imperial_lab.dashboard import charts, queries as catalog_queries
+from imperial_lab.dashboard.style import PLAYER_COLOURS, RUN_COLOURS, player_label
 
 
 def raw(lab, table: str, run: str | None = None) -> pd.DataFrame:
@@ -76,7 +76,7 @@ def test_game_lengths_match_pandas(lab):
 
 
 def test_compare_games_match_pandas(lab):
-    """core.compare's per-game rows (what the Compare page's distributions draw): one per finished game,
+    """imperial_lab.core.compare's per-game rows (what the Compare page's distributions draw): one per finished game,
     its margin the winner's score over the runner-up's."""
     games = raw(lab, "games")
     games = games[games["status"] == "finished"].sort_values(["run", "game_id"])
@@ -99,7 +99,7 @@ def lead_changes(scores_by_turn: list[list[int]]) -> int:
 
 
 def test_lead_changes_match_a_plain_count(lab):
-    """core.compare.GAMES_SQL counts each game's lead changes (the Compare page); the Power page's
+    """imperial_lab.core.compare.GAMES_SQL counts each game's lead changes (the Compare page); the Power page's
     distribution of them (queries.frequencies) counts the same."""
     players = raw(lab, "players")
     players = players[players["turn"] > 0].sort_values(["run", "game_id", "turn", "player"])

@@ -1,5 +1,5 @@
-"""The explorer's timeline (core/games/imperial2030/dashboard/timeline.py): every action listed with its events and its plain
-words (core/games/imperial2030/dashboard/action_words.py), the position before a step, and partial timelines of logs with a
+"""The explorer's timeline (dashboard/games/imperial2030/replay.py): every action listed with its events and its plain
+words (core/games/imperial2030/action_words.py), the position before a step, and partial timelines of logs with a
 bad line."""
 
 from __future__ import annotations
@@ -9,16 +9,16 @@ import json
 
 import pytest
 
-from core.bots import RandomBot
-from core.errors import LogError
-from core.gamelog import replay, write_log
-from core.games.imperial2030.actions import parse_action
-from core.games.imperial2030.board import load_board
-from core.games.imperial2030.dashboard.action_words import WORDS, action_words
-from core.games.imperial2030.dashboard.explain import nation
-from core.games.imperial2030.dashboard.timeline import action_groups, event_groups, timeline_from_text
-from core.interface import make_game
-from core.play import play_game
+from imperial_lab.core.bots import RandomBot
+from imperial_lab.core.errors import LogError
+from imperial_lab.core.gamelog import replay, write_log
+from imperial_lab.core.games.imperial2030.actions import parse_action
+from imperial_lab.core.games.imperial2030.data import load_board
+from imperial_lab.core.games.imperial2030.action_words import WORDS, action_words
+from imperial_lab.core.games.imperial2030.explain import nation
+from imperial_lab.dashboard.games.imperial2030.replay import action_groups, event_groups, timeline_from_text
+from imperial_lab.core.interface import make_game
+from imperial_lab.core.play import play_game
 
 CONFIG = {"game": "imperial2030", "players": 4}
 

@@ -1,7 +1,7 @@
 """Determinism (STYLE.md (b)17-18): the same seed and bots give the same game, byte for byte.
 
 Chance comes from ``random.Random(seed)`` and each bot from its own seeded generator; no state
-holds a generator. The move log (JSON Lines, ``core.gamelog``) and the final position document
+holds a generator. The move log (JSON Lines, ``imperial_lab.core.gamelog``) and the final position document
 must be identical between two runs in this process and in a fresh interpreter with another hash
 seed (which would expose any dependence on set or dict-of-set iteration order).
 """
@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from core.bots import RandomBot
-from core.gamelog import write_log
-from core.play import play_game
+from imperial_lab.core.bots import RandomBot
+from imperial_lab.core.gamelog import write_log
+from imperial_lab.core.play import play_game
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = [(2, "standard", 17), (4, "variant", 23), (6, "standard", 31)]

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import pytest
 
-from core.bots import make_bot
-from core.games.imperial2030.actions import ARMY, HOSTILE
-from core.games.imperial2030.board import load_board
-from core.interface import make_game
-from core.play import play_game
+from imperial_lab.core.bots import make_bot
+from imperial_lab.core.games.imperial2030.actions import ARMY, HOSTILE
+from imperial_lab.core.games.imperial2030.data import load_board
+from imperial_lab.core.interface import make_game
+from imperial_lab.core.play import play_game
 
 CASES = [(2, "standard", 3), (3, "variant", 5), (4, "standard", 8), (5, "standard", 13), (6, "variant", 21)]
 
@@ -144,7 +144,7 @@ def test_play_game_without_a_record_plays_the_same_game_and_records_again_afterw
 
 
 def test_clone_sets_every_field_and_copies_the_containers(games):
-    from core.games.imperial2030.state import _DICTS, _LISTS, State
+    from imperial_lab.core.games.imperial2030.state import _DICTS, _LISTS, State
 
     s = games[CASES[2]][300]
     other = s.clone()

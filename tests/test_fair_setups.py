@@ -1,4 +1,4 @@
-"""The search for fair distributions (core.games.imperial2030.fair_setups, ``imperial setups search``): candidates,
+"""The search for fair distributions (imperial_lab.core.games.imperial2030.fair_setups, ``imperial setups search``): candidates,
 determinism, the statistics against scipy, the command line, --save and the refusals."""
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ from dataclasses import replace
 import pytest
 from scipy.stats import binomtest, chisquare
 
-from core.cli import main
-from core.errors import SetupError
-from core.games.imperial2030 import fair_setups
-from core.games.imperial2030.board import NATIONS, load_board
-from core.games.imperial2030.setups import read_setup_file
-from core.interface import make_game
-from core.setups import load_setup
+from imperial_lab.core.cli import main
+from imperial_lab.core.errors import SetupError
+from imperial_lab.core.games.imperial2030 import fair_setups
+from imperial_lab.core.games.imperial2030.data import NATIONS, load_board
+from imperial_lab.core.games.imperial2030.setups import read_setup_file
+from imperial_lab.core.interface import make_game
+from imperial_lab.core.setups import load_setup
 
 COST = load_board().bond_cost
 TINY = ("--players", "4", "--bots", "random", "--candidates", "2", "--games", "3", "--validate", "2", "--seed", "5")
@@ -56,7 +56,7 @@ def test_candidates_pass_the_setup_check_and_every_seat_pays_and_governs_alike(t
         doc = entry["distribution"]
         path = tmp_path / f"c{players}_{entry['index']}.json"
         path.write_text(json.dumps(doc))
-        assert read_setup_file(path) == doc  # core.setups' own check, from a file
+        assert read_setup_file(path) == doc  # imperial_lab.core.setups' own check, from a file
         seats = doc["players"]
         assert len({paid(seat) for seat in seats}) == 1  # every seat pays the same
         # and keeps the same cash, but the first investor-card holder may keep up to 2m less

@@ -1,4 +1,4 @@
-"""Move logs (core.gamelog): round trips, and every kind of bad log located by file and line."""
+"""Move logs (imperial_lab.core.gamelog): round trips, and every kind of bad log located by file and line."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import pickle
 
 import pytest
 
-from core.bots import RandomBot
-from core.errors import IllegalActionError, ImperialError, LogError
-from core.gamelog import read_log, replay, replay_game, write_log
-from core.play import play_game
+from imperial_lab.core.bots import RandomBot
+from imperial_lab.core.errors import IllegalActionError, ImperialError, LogError
+from imperial_lab.core.gamelog import read_log, replay, replay_game, write_log
+from imperial_lab.core.play import play_game
 
 CONFIG = {"game": "imperial2030", "players": 4, "setup": "standard"}
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import hashlib
 
-from core.bots import RandomBot, make_bot
-from core.games.imperial2030.actions import BUY, TOPUP, UPGRADE
-from core.games.imperial2030.board import NATIONS, load_board
-from core.games.imperial2030.heuristic import DEFAULT_TEMPERATURE, HeuristicBot, Weights
-from core.games.imperial2030.pending import P_DEAL, P_INVEST, PENDING_NAMES
-from core.play import play_game
-from core.setups import load_setup
+from imperial_lab.core.bots import RandomBot, make_bot
+from imperial_lab.core.games.imperial2030.actions import BUY, TOPUP, UPGRADE
+from imperial_lab.core.games.imperial2030.data import NATIONS, load_board
+from imperial_lab.core.games.imperial2030.heuristic import DEFAULT_TEMPERATURE, HeuristicBot, Weights
+from imperial_lab.core.games.imperial2030.pending import P_DEAL, P_INVEST, PENDING_NAMES
+from imperial_lab.core.play import play_game
+from imperial_lab.core.setups import load_setup
 from tests.builders import position
 
 TIGHT = {code: {"armies": 2, "fleets": 1} for code in NATIONS}  # unit limits bite: production choices

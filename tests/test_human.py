@@ -10,13 +10,13 @@ import sys
 
 import pytest
 
-from core.bots import make_bot
-from core.cli import main
-from core.games.imperial2030 import describe
-from core.games.imperial2030.actions import BUY, RONDEL, UPGRADE
-from core.human import MAX_BAD_LINES, TerminalPlay
-from core.interface import make_game
-from core.session import bot_seed
+from imperial_lab.core.bots import make_bot
+from imperial_lab.core.cli import main
+from imperial_lab.core.games.imperial2030 import texts
+from imperial_lab.core.games.imperial2030.actions import BUY, RONDEL, UPGRADE
+from imperial_lab.core.human import MAX_BAD_LINES, TerminalPlay
+from imperial_lab.core.interface import make_game
+from imperial_lab.core.session import bot_seed
 from tests.toy_games import NIM
 
 ONES = "1\n" * 5000  # more than any game asks
@@ -241,7 +241,7 @@ def test_the_session_is_a_function_of_seed_seats_and_choices():
 def test_notes_give_rondel_costs_and_bond_prices():
     game = make_game({"players": 3, "deal": ["RU", "CN", "IN"]})
     state = game.new_initial_state()
-    notes = dict(zip(state.legal_actions(), describe.action_notes(state)))
+    notes = dict(zip(state.legal_actions(), texts.action_notes(state)))
     assert all(notes[a] == "first placement, free" for a in notes if a[0] == RONDEL)
     seen = set()
     bot = make_bot("random", 1)
@@ -250,11 +250,11 @@ def test_notes_give_rondel_costs_and_bond_prices():
         kinds = {a[0] for a in legal}
         doc = state.to_json()
         if state.decision_name() == "turn_start" and doc["nations"][doc["turn"]["nation"]]["rondel"]:
-            notes = describe.action_notes(state)
+            notes = texts.action_notes(state)
             assert all(" space" in n for a, n in zip(legal, notes) if a[0] == RONDEL)
             seen.add("rondel")
         if state.decision_name() == "invest" and kinds & {BUY, UPGRADE}:
-            notes = describe.action_notes(state)
+            notes = texts.action_notes(state)
             assert all(n.startswith(("costs ", "pays ")) for a, n in zip(legal, notes) if a[0] in (BUY, UPGRADE))
             seen.add("invest")
         state.apply_action(bot.decide(state, legal))
@@ -264,7 +264,7 @@ def test_notes_give_rondel_costs_and_bond_prices():
 # ----- any game of the interface -----
 
 def test_the_session_plays_any_game_of_the_interface(monkeypatch):
-    from core import registry
+    from imperial_lab.core import registry
     monkeypatch.setitem(registry.GAMES, "nim", NIM)
     out = io.StringIO()
     script = "why take 4\nwhy take 2\nwhy grab\n?\n3\nundo\n3\n" + "1\n" * 20
@@ -280,7 +280,7 @@ def test_the_session_plays_any_game_of_the_interface(monkeypatch):
 
 
 def test_a_flag_decision_is_put_in_words():
-    from core.games.imperial2030.board import load_board
+    from imperial_lab.core.games.imperial2030.data import load_board
     from tests.builders import position
 
     b = load_board()
@@ -288,10 +288,10 @@ def test_a_flag_decision_is_put_in_words():
     state = position(nations={"RU": {"government": 0, "flags": neutral[:b.flags_per_nation - 1]}},
                      bonds={0: ["RU 4"]},
                      decision={"kind": "flag", "player": 0, "flags_to_place": [["RU", neutral[-2:]]]})
-    lines = describe.decision_lines(state)
+    lines = texts.decision_lines(state)
     assert lines[0] == "Player A: Russia has too few flags left: choose where to place one [§7.4.8 Flags]"
     assert lines[2].startswith("  Russia: governed by Player A;") and "14 flags" in lines[2]
-    assert describe.actor(state, 0) == "Player A for Russia"
+    assert texts.actor(state, 0) == "Player A for Russia"
 
 
 # ----- games with hidden information -----

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from core.simulate import simulate
+from imperial_lab.core.simulate import simulate
 from tests.browser_support import chromium, dashboard_server, heading, local_tab, open_page
 
 pytestmark = pytest.mark.xdist_group("browser")

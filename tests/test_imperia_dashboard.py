@@ -1,10 +1,10 @@
-"""Imperia's dashboard pages (core/games/imperia/dashboard/): the board's SVG at every step of random
+"""Imperia's dashboard pages (dashboard/games/imperia/): the board's SVG at every step of random
 games (well-formed, every stack's top tile with its facing and height, every front cube, no peeking
 hiding what lies under the tops), every event in words with a section of the rules reference, and
 through Streamlit's AppTest the explorer stepping an uploaded log, the Rules page, and the Play page:
 a game played to the end against random bots, undo, a reload, save and resume (a bad upload changes
 nothing), the bots watched move by move, and hot-seat, where the device is handed over and no person
-ever sees another's hand (§7.2), nor after a reload or a resume. AppTest drives ``dashboard.app.run``
+ever sees another's hand (§7.2), nor after a reload or a resume. AppTest drives ``imperial_lab.dashboard.app.run``
 and switches to the page before its first run, so no first-start dataset is played."""
 
 from __future__ import annotations
@@ -16,17 +16,17 @@ import xml.etree.ElementTree as ET
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.bots import make_bot
-from core.gamelog import write_log
-from core.games.imperia.dashboard.boardview import board_svg, tile_words
-from core.games.imperia.dashboard.explain import explain, who
-from core.games.imperia.dashboard.replay import replay_text
-from core.games.imperia.dashboard.rules_text import section, sections
-from core.play import play_game
-from dashboard.pages import page_path
-from dashboard.pages import sections as navigation
-from dashboard.playkit import PERSON
-from tests.lab_fixtures import APP_SECONDS
+from imperial_lab.core.bots import make_bot
+from imperial_lab.core.gamelog import write_log
+from imperial_lab.dashboard.games.imperia.boardview import board_svg, tile_words
+from imperial_lab.core.games.imperia.explain import explain, who
+from imperial_lab.dashboard.games.imperia.replay import replay_text
+from imperial_lab.core.games.imperia.rules_text import section, sections
+from imperial_lab.core.play import play_game
+from imperial_lab.dashboard.pages import page_path
+from imperial_lab.dashboard.pages import sections as navigation
+from imperial_lab.dashboard.playkit import PERSON
+from tests.lab_fixtures import open_page, APP_SECONDS
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -119,32 +119,18 @@ def test_another_seats_draw_hides_the_tile():
 def test_the_navigation_has_a_section_for_imperia():
     sections_ = navigation()
     assert list(sections_)[-1] == "Lab" and "Imperia" in sections_
-    names = [page.path.name for pages in sections_.values() for page in pages]
-    assert len(names) == len(set(names))  # a page's URL is its script's name
-    assert [p.path.name for p in sections_["Imperia"]] == ["imperia_explorer.py", "imperia_play.py", "imperia_rules.py",
-                                                           "imperia_runs.py"]
+    urls = [page.url_path for pages in sections_.values() for page in pages]
+    assert len(urls) == len(set(urls))  # every page has a URL of its own
+    assert [p.url_path for p in sections_["Imperia"]] == ["imperia_explorer", "imperia_play", "imperia_rules",
+                                                          "imperia_runs"]
 
 
 # ----- the pages (AppTest) -----
-
-def _app():
-    from dashboard.app import run
-
-    run()
-
 
 @pytest.fixture
 def home(tmp_path, monkeypatch):
     monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(tmp_path / "lab.duckdb"))  # empty: upload only
     return tmp_path
-
-
-def open_page(file: str, query: dict | None = None) -> AppTest:
-    at = AppTest.from_function(_app, default_timeout=APP_SECONDS)
-    at.query_params.update(query or {})
-    at.switch_page(str(page_path(file))).run()
-    assert not at.exception, at.exception
-    return at
 
 
 def texts(elements) -> list[str]:
@@ -296,8 +282,8 @@ def test_a_reload_reopens_the_game(home):
 
 
 def test_a_game_of_another_game_is_not_opened_here(home):
-    from core.session import PlaySession
-    from dashboard.playkit import save_game
+    from imperial_lab.core.session import PlaySession
+    from imperial_lab.dashboard.playkit import save_game
 
     imperial = PlaySession({"game": "imperial2030", "players": 3}, [None, "random", "random"], seed=1)
     save_game(home / "play", "imperial1", imperial)
@@ -361,7 +347,7 @@ def test_hot_seat_hands_the_device_over_and_never_shows_the_other_hand(home):
 
 
 def test_a_resumed_or_reloaded_hot_seat_game_shows_only_the_seat_to_move(home):
-    from core.session import PlaySession
+    from imperial_lab.core.session import PlaySession
 
     hot = PlaySession({"game": "imperia", "players": 2}, [None, None], seed=3)
     for _ in range(12):

@@ -3,10 +3,10 @@ The 400-game measurement is scripts/bench_imperia.py."""
 
 from __future__ import annotations
 
-from core.bots import RandomBot
-from core.games.imperia.heuristic import ImperiaHeuristicBot
-from core.games.imperia.position import build
-from core.play import play_game
+from imperial_lab.core.bots import RandomBot
+from imperial_lab.core.games.imperia.heuristic import ImperiaHeuristicBot
+from imperial_lab.core.games.imperia.position import build
+from imperial_lab.core.play import play_game
 
 
 def test_heuristic_is_seeded_and_legal():

@@ -8,15 +8,15 @@ import json
 
 import pytest
 
-from core.bots import make_bot
-from core.errors import DataError, IllegalActionError, LogError, NotationError, SetupError
-from core.gamelog import replay, write_log
-from core.games.imperia.actions import parse_action
-from core.games.imperia.board import D, RING_ORTHOGONAL, generate_sides
-from core.games.imperia.data import load_data
-from core.games.imperia.game import Imperia
-from core.interface import CHANCE, make_game
-from core.play import play_game
+from imperial_lab.core.bots import make_bot
+from imperial_lab.core.errors import DataError, IllegalActionError, LogError, NotationError, SetupError
+from imperial_lab.core.gamelog import replay, write_log
+from imperial_lab.core.games.imperia.actions import parse_action
+from imperial_lab.core.games.imperia.board import D, RING_ORTHOGONAL, generate_sides
+from imperial_lab.core.games.imperia.data import load_data
+from imperial_lab.core.games.imperia.game import Imperia
+from imperial_lab.core.interface import CHANCE, make_game
+from imperial_lab.core.play import play_game
 
 EXAMPLES = ["start 2", "random board 3B r90", "board 2A NW r180", "fortress 1,2", "draw red inf/o",
             "place cav/d 3,2 SE", "warlord 2,5", "mobilise 2,3 E", "swap own 2,2 2,3 cube 2,3 N",

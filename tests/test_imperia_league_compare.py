@@ -1,5 +1,5 @@
 """`imperial league` and `imperial compare` on Imperia's tables (core/league.py, core/compare.py with
-core.games.imperia.tables.COMPARE): the standings and the per-game rows equal counts made here in
+imperial_lab.core.games.imperia.tables.COMPARE): the standings and the per-game rows equal counts made here in
 plain Python from the rows of `im_games` and `im_player_state`; seats are counted from the start
 player; runs of two games are not compared together."""
 
@@ -9,11 +9,11 @@ import json
 
 import pytest
 
-from core import compare
-from core.catalog import query
-from core.league import league, standings
-from core.runstore import RunError
-from core.simulate import simulate
+from imperial_lab.core import compare
+from imperial_lab.core.catalog import query
+from imperial_lab.core.league import league, standings
+from imperial_lab.core.runstore import RunError
+from imperial_lab.core.simulate import simulate
 
 GAMES = 16
 

@@ -13,10 +13,10 @@ import random
 
 import pytest
 
-from core.bots import RandomBot, make_bot
-from core.games.imperia.board import TYPE_NAMES
-from core.interface import make_game
-from core.play import play_game
+from imperial_lab.core.bots import RandomBot, make_bot
+from imperial_lab.core.games.imperia.board import TYPE_NAMES
+from imperial_lab.core.interface import make_game
+from imperial_lab.core.play import play_game
 
 
 def midgame(players: int, seed: int, steps: int = 40):

@@ -24,12 +24,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.bots import RandomBot
-from core.games.imperia.actions import MOBILISE, SWAP_ENEMY, SWAP_OWN, WARLORD
-from core.games.imperia.board import GENERAL_TYPES
-from core.games.imperia.invariants import violations
-from core.interface import make_game
-from core.play import play_game
+from imperial_lab.core.bots import RandomBot
+from imperial_lab.core.games.imperia.actions import MOBILISE, SWAP_ENEMY, SWAP_OWN, WARLORD
+from imperial_lab.core.games.imperia.board import GENERAL_TYPES
+from imperial_lab.core.games.imperia.invariants import violations
+from imperial_lab.core.interface import make_game
+from imperial_lab.core.play import play_game
 
 GAMES_PER_COUNT = 200
 OPTION_GAMES_PER_COUNT = 60

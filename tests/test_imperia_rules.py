@@ -7,17 +7,17 @@ import random
 
 import pytest
 
-from core.bots import RandomBot
-from core.errors import IllegalActionError, SetupError
-from core.games.imperia.board import D, RING_TOUCHING, TYPE_NAMES
-from core.games.imperia.dashboard.boardview import tile_words
-from core.games.imperia.data import TEMPLATE
-from core.games.imperia.game import Imperia
-from core.games.imperia.position import build
-from core.games.imperia.rules import can_enter, exits, formations, next_space, protected_mask
-from core.games.imperia.scoring import space_points, tallies
-from core.interface import CHANCE
-from core.play import play_game
+from imperial_lab.core.bots import RandomBot
+from imperial_lab.core.errors import IllegalActionError, SetupError
+from imperial_lab.core.games.imperia.board import D, RING_TOUCHING, TYPE_NAMES
+from imperial_lab.dashboard.games.imperia.boardview import tile_words
+from imperial_lab.core.games.imperia.data import TEMPLATE
+from imperial_lab.core.games.imperia.game import Imperia
+from imperial_lab.core.games.imperia.position import build
+from imperial_lab.core.games.imperia.rules import can_enter, exits, formations, next_space, protected_mask
+from imperial_lab.core.games.imperia.scoring import space_points, tallies
+from imperial_lab.core.interface import CHANCE
+from imperial_lab.core.play import play_game
 
 FIELDS = ["FFFFFFFF"] * 3 + ["FFFCCFFF"] * 2 + ["FFFFFFFF"] * 3
 ZONE = [(1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (2, 1), (2, 6), (3, 1), (3, 6), (4, 1), (4, 6), (5, 1),

@@ -1,4 +1,4 @@
-"""The Imperia runs page (core/games/imperia/dashboard/views/imperia_runs.py) and its questions
+"""The Imperia runs page (dashboard/games/imperia/views/runs.py) and its questions
 (runs_queries.py, RULES.md §10): on a small run played into a catalogue of its own, every figure
 equals a count made here in plain Python from the rows of the tables; the page renders them through
 AppTest, says which bots played, and without an Imperia run says how to play one."""
@@ -11,11 +11,12 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.catalog import query
-from core.games.imperia.dashboard import runs_queries as q
-from core.simulate import simulate
-from core.stats import even_shares, format_p, mean_ci, wilson
-from dashboard.pages import page_path
+from imperial_lab.core.catalog import query
+from imperial_lab.dashboard.games.imperia import runs_queries as q
+from imperial_lab.core.simulate import simulate
+from imperial_lab.core.stats import even_shares, format_p, mean_ci, wilson
+from imperial_lab.dashboard.pages import page_path
+from tests import lab_fixtures
 from tests.lab_fixtures import APP_SECONDS
 
 RUN, PLAYERS, GAMES = "im-runs", 3, 24
@@ -73,7 +74,7 @@ def test_seats_and_fortress_order_equal_a_count_of_the_games(lab):
     scores = [g["totals"][g["start_seat"]] for g in games]
     mean, low, high = mean_ci(scores)
     start = seats.iloc[0]
-    assert (start.score_low, start.score_high) == pytest.approx((low, high))  # core.stats.mean_ci's interval
+    assert (start.score_low, start.score_high) == pytest.approx((low, high))  # imperial_lab.core.stats.mean_ci's interval
     # Every game counted once per seat: the shares of the wins add up to the games (more with shared places).
     assert seats["outright"].sum() == sum(len(g["winners"]) == 1 for g in games)
     assert seats["wins"].sum() == sum(len(g["winners"]) for g in games)
@@ -160,17 +161,8 @@ def test_warlord_order_equals_a_count_of_the_plies(lab):
 
 # ----- the page (AppTest) -----
 
-def _app():
-    from dashboard.app import run
-
-    run()
-
-
 def open_page() -> AppTest:
-    at = AppTest.from_function(_app, default_timeout=APP_SECONDS)
-    at.switch_page(str(page_path("imperia_runs.py"))).run()
-    assert not at.exception, at.exception
-    return at
+    return lab_fixtures.open_page("imperia_runs.py")
 
 
 def test_the_page_shows_the_comparisons_of_a_run(lab, monkeypatch):

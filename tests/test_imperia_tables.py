@@ -11,20 +11,20 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from core import runstore
-from core import simulate as simulate_module
-from core.bots import make_bot
-from core.catalog import list_runs, query
-from core.cli import main
-from core.games.imperia.rules import components
-from core.games.imperia.scoring import tallies
-from core.games.imperia.state import P_TURN
-from core.games.imperia.tables import TABLES
-from core.imports import import_logs
-from core.interface import CHANCE, make_game
-from core.play import play_game
-from core.simulate import simulate
-from core.tables import data_dictionary, frames, merge_rows, record_game
+from imperial_lab.core import runstore
+from imperial_lab.core import simulate as simulate_module
+from imperial_lab.core.bots import make_bot
+from imperial_lab.core.catalog import list_runs, query
+from imperial_lab.core.cli import main
+from imperial_lab.core.games.imperia.rules import components
+from imperial_lab.core.games.imperia.scoring import tallies
+from imperial_lab.core.games.imperia.state import P_TURN
+from imperial_lab.core.games.imperia.tables import TABLES
+from imperial_lab.core.imports import import_logs
+from imperial_lab.core.interface import CHANCE, make_game
+from imperial_lab.core.play import play_game
+from imperial_lab.core.simulate import simulate
+from imperial_lab.core.tables import data_dictionary, frames, merge_rows, record_game
 from tests.lab_fixtures import kill_during, record_after_a_worker_chunk
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -221,7 +221,7 @@ def test_a_run_on_two_workers_is_registered_and_queryable(reference, tmp_path, m
     assert query("SELECT count(*) AS n FROM games", catalog)["n"][0] == 0  # Imperial 2030's views stay empty
     assert main(["query", "--catalog", str(catalog), "SELECT count(*) AS n FROM im_plies WHERE kind = 'place'"]) == 0
 
-    from dashboard import queries
+    from imperial_lab.dashboard import queries
     assert queries.runs(catalog).set_index("name").loc["batch", "game"] == "imperia"
 
 

@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from core.simulate import simulate
+from imperial_lab.core.simulate import simulate
 from tests.browser_support import chromium, dashboard_server, idle, local_tab, open_page
 
 pytestmark = pytest.mark.xdist_group("browser")

@@ -1,4 +1,4 @@
-"""Imperial Powers' dashboard pages (core/games/imperial_powers/dashboard/): the map's SVG at every step
+"""Imperial Powers' dashboard pages (dashboard/games/imperial_powers/): the map's SVG at every step
 of random games (well-formed, ten regions, a bar per seat, the Leader or "no leader"), every event in
 words with a section of the rules reference, and what a seat may see (RULES.md §6.2): a seat's view,
 the explorer's step words and the text module's event lines never name another seat's hidden cards or
@@ -6,7 +6,7 @@ the slots of its bids. Through Streamlit's AppTest: the explorer opening a sampl
 a game of the catalogue, stepping and jumping, a bad log giving one error line, the viewpoint mode; the
 Play page started, played, undone and reloaded, its bid "the rest too", and hot-seat, where no person
 sees another's hand, nor after a resume or a reload; the Rules page and its section links. AppTest
-drives ``dashboard.app.run`` and switches to the page before its first run, so no first-start dataset
+drives ``imperial_lab.dashboard.app.run`` and switches to the page before its first run, so no first-start dataset
 is played."""
 
 from __future__ import annotations
@@ -19,24 +19,24 @@ import xml.etree.ElementTree as ET
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.bots import RandomBot
-from core.gamelog import write_log
-from core.games.imperial_powers import texts
-from core.games.imperial_powers.dashboard.explain import (EVERYTHING, PUBLIC, action_words, changed_regions,
+from imperial_lab.core.bots import RandomBot
+from imperial_lab.core.gamelog import write_log
+from imperial_lab.core.games.imperial_powers import texts
+from imperial_lab.core.games.imperial_powers.explain import (EVERYTHING, PUBLIC, action_words, changed_regions,
                                                           context_of, explain, rules_of)
-from core.games.imperial_powers.dashboard.mapview import map_svg, players_table, view_of
-from core.games.imperial_powers.dashboard.replay import replay_text
-from core.games.imperial_powers.dashboard.rules_text import REFERENCE
-from core.games.imperial_powers.dashboard.steps import step_text
-from core.games.imperial_powers.dashboard.words import card_name, dev_label, region_name
-from core.play import play_game
-from core.registry import plugin
-from core.session import PlaySession
-from core.simulate import simulate
-from dashboard.pages import page_path
-from dashboard.pages import sections as navigation
-from dashboard.playkit import PERSON
-from tests.lab_fixtures import APP_SECONDS
+from imperial_lab.dashboard.games.imperial_powers.boardview import map_svg, players_table, view_of
+from imperial_lab.dashboard.games.imperial_powers.replay import replay_text
+from imperial_lab.core.games.imperial_powers.rules_text import REFERENCE
+from imperial_lab.core.games.imperial_powers.steps import step_text
+from imperial_lab.core.games.imperial_powers.words import card_name, dev_label, region_name
+from imperial_lab.core.play import play_game
+from imperial_lab.core.registry import plugin
+from imperial_lab.core.session import PlaySession
+from imperial_lab.core.simulate import simulate
+from imperial_lab.dashboard.pages import page_path
+from imperial_lab.dashboard.pages import sections as navigation
+from imperial_lab.dashboard.playkit import PERSON
+from tests.lab_fixtures import open_page, APP_SECONDS
 
 GAME = "imperial_powers"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -187,7 +187,7 @@ def test_public_tactics_show_the_regions_never_the_card(replays):
 
 
 def test_the_text_modules_event_lines_keep_every_secret():
-    """core.session's words (the terminal prints them for every move): no dealt influence card, no
+    """imperial_lab.core.session's words (the terminal prints them for every move): no dealt influence card, no
     bid's card or slot, no Tactics move, no Dutch development card, whoever is to read them."""
     assert plugin(GAME).part("texts") is texts
     session = PlaySession({"game": GAME, "players": 4, "power_assignment": "fixed",
@@ -217,9 +217,9 @@ def card_name_or_dev(card: str) -> str:
 def test_the_navigation_has_a_section_for_imperial_powers():
     sections_ = navigation()
     assert list(sections_)[-1] == "Lab" and "Imperial Powers" in sections_
-    assert [p.path.name for p in sections_["Imperial Powers"]][:3] == ["ip_explorer.py", "ip_play.py", "ip_rules.py"]
-    names = [page.path.name for pages in sections_.values() for page in pages]
-    assert len(names) == len(set(names))  # a page's URL is its script's name
+    assert [p.url_path for p in sections_["Imperial Powers"]][:3] == ["ip_explorer", "ip_play", "ip_rules"]
+    urls = [page.url_path for pages in sections_.values() for page in pages]
+    assert len(urls) == len(set(urls))  # every page has a URL of its own
 
 
 def test_the_stages_are_in_order_and_each_starts_its_phase(replays):
@@ -234,24 +234,10 @@ def test_the_stages_are_in_order_and_each_starts_its_phase(replays):
 
 # ----- the pages (AppTest) -----
 
-def _app():
-    from dashboard.app import run
-
-    run()
-
-
 @pytest.fixture
 def home(tmp_path, monkeypatch):
     monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(tmp_path / "lab.duckdb"))  # empty: no ip_games
     return tmp_path
-
-
-def open_page(file: str, query: dict | None = None) -> AppTest:
-    at = AppTest.from_function(_app, default_timeout=APP_SECONDS)
-    at.query_params.update(query or {})
-    at.switch_page(str(page_path(file))).run()
-    assert not at.exception, at.exception
-    return at
 
 
 def texts_of(elements) -> list[str]:

@@ -8,17 +8,17 @@ import json
 
 import pytest
 
-from core import registry
-from core.bots import make_bot
-from core.cli import main
-from core.errors import DataError, IllegalActionError, LogError, NotationError, SetupError
-from core.gamelog import replay, write_log
-from core.games.imperial_powers.actions import parse_action
-from core.games.imperial_powers.data import DATA_PATH, load_data
-from core.games.imperial_powers.game import ImperialPowers
-from core.games.imperial_powers.position import build
-from core.interface import CHANCE, make_game
-from core.play import play_game
+from imperial_lab.core import registry
+from imperial_lab.core.bots import make_bot
+from imperial_lab.core.cli import main
+from imperial_lab.core.errors import DataError, IllegalActionError, LogError, NotationError, SetupError
+from imperial_lab.core.gamelog import replay, write_log
+from imperial_lab.core.games.imperial_powers.actions import parse_action
+from imperial_lab.core.games.imperial_powers.data import DATA_PATH, load_data
+from imperial_lab.core.games.imperial_powers.game import ImperialPowers
+from imperial_lab.core.games.imperial_powers.position import build
+from imperial_lab.core.interface import CHANCE, make_game
+from imperial_lab.core.play import play_game
 
 EXAMPLES = ["d10 A 7", "power britain", "deal A navy#1", "deal E europe__weapons", "assign navy#1 europe",
             "play europe__weapons", "move spies#1 india", "pass", "event conquest", "event to europe", "d6 B 4",
@@ -37,7 +37,7 @@ def test_the_plugin_is_registered():
     assert (owner.title, owner.default_setup, set(owner.bots)) == ("Imperial Powers", "default", {"heuristic"})
     for part in ("tables", "texts", "pages"):
         assert owner.part(part) is not None, part
-    assert "core.games.imperial_powers.plugin" in registry.PLUGINS
+    assert "imperial_lab.core.games.imperial_powers.plugin" in registry.PLUGINS
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])

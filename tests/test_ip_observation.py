@@ -15,13 +15,13 @@ import random
 
 import pytest
 
-from core.bots import RandomBot, make_bot
-from core.games.imperial_powers.data import data
-from core.games.imperial_powers.invariants import check_invariants
-from core.games.imperial_powers.position import build
-from core.games.imperial_powers.rules import REGIONS
-from core.interface import make_game
-from core.play import play_game
+from imperial_lab.core.bots import RandomBot, make_bot
+from imperial_lab.core.games.imperial_powers.data import data
+from imperial_lab.core.games.imperial_powers.invariants import check_invariants
+from imperial_lab.core.games.imperial_powers.position import build
+from imperial_lab.core.games.imperial_powers.rules import REGIONS
+from imperial_lab.core.interface import make_game
+from imperial_lab.core.play import play_game
 
 D = data()
 A, B, C, DD = range(4)

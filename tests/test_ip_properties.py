@@ -21,12 +21,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.bots import RandomBot
-from core.games.imperial_powers.invariants import check_invariants
-from core.games.imperial_powers.rules import REGIONS
-from core.games.imperial_powers.scoring import standings
-from core.interface import make_game
-from core.play import play_game
+from imperial_lab.core.bots import RandomBot
+from imperial_lab.core.games.imperial_powers.invariants import check_invariants
+from imperial_lab.core.games.imperial_powers.rules import REGIONS
+from imperial_lab.core.games.imperial_powers.scoring import standings
+from imperial_lab.core.interface import make_game
+from imperial_lab.core.play import play_game
 
 GAMES_PER_COUNT = 120
 OPTIONS = {"power_assignment": ["pick", "random"], "tie_rule": ["drop_to_lowest_shared_place",

@@ -1,4 +1,4 @@
-"""The Imperial Powers runs page (core/games/imperial_powers/dashboard/views/ip_runs.py) and its
+"""The Imperial Powers runs page (dashboard/games/imperial_powers/views/runs.py) and its
 questions (runs_queries.py, RULES.md §8): on a small 5-player run with random power assignment,
 played into a catalogue of its own, every figure equals a count made here in plain Python from the
 rows of the tables; the page renders them through AppTest, says which bots played, adjusts its
@@ -13,11 +13,12 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.catalog import query
-from core.games.imperial_powers.dashboard import runs_queries as q
-from core.simulate import simulate
-from core.stats import even_shares, holm, mean_ci, wilson
-from dashboard.pages import page_path
+from imperial_lab.core.catalog import query
+from imperial_lab.dashboard.games.imperial_powers import runs_queries as q
+from imperial_lab.core.simulate import simulate
+from imperial_lab.core.stats import even_shares, holm, mean_ci, wilson
+from imperial_lab.dashboard.pages import page_path
+from tests import lab_fixtures
 from tests.lab_fixtures import APP_SECONDS
 
 RUN, PLAYERS, GAMES = "ip-runs", 5, 16
@@ -116,17 +117,8 @@ def test_events_equal_a_count_of_the_event_rows(lab):
 
 # ----- the page (AppTest) -----
 
-def _app():
-    from dashboard.app import run
-
-    run()
-
-
 def open_page() -> AppTest:
-    at = AppTest.from_function(_app, default_timeout=APP_SECONDS)
-    at.switch_page(str(page_path("ip_runs.py"))).run()
-    assert not at.exception, at.exception
-    return at
+    return lab_fixtures.open_page("ip_runs.py")
 
 
 def test_the_page_shows_the_comparisons_of_a_run(lab, monkeypatch):

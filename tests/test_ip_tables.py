@@ -14,23 +14,23 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from core import compare, runstore
-from core import simulate as simulate_module
-from core.bots import make_bot
-from core.catalog import list_runs, query
-from core.cli import main
-from core.gamelog import replay
-from core.games.imperial_powers.actions import DEAL_INFLUENCE, MOVE, PLAY
-from core.games.imperial_powers.data import data
-from core.games.imperial_powers.rules import EXPLOITATION, PLACES, REGIONS, SPAIN, START
-from core.games.imperial_powers.state import P_OVER, P_POWER, P_TACTICS
-from core.games.imperial_powers.tables import TABLES
-from core.imports import import_logs
-from core.interface import CHANCE, make_game
-from core.league import league, standings
-from core.play import play_game
-from core.simulate import simulate
-from core.tables import data_dictionary, frames, record_game, record_replay
+from imperial_lab.core import compare, runstore
+from imperial_lab.core import simulate as simulate_module
+from imperial_lab.core.bots import make_bot
+from imperial_lab.core.catalog import list_runs, query
+from imperial_lab.core.cli import main
+from imperial_lab.core.gamelog import replay
+from imperial_lab.core.games.imperial_powers.actions import DEAL_INFLUENCE, MOVE, PLAY
+from imperial_lab.core.games.imperial_powers.data import data
+from imperial_lab.core.games.imperial_powers.rules import EXPLOITATION, PLACES, REGIONS, SPAIN, START
+from imperial_lab.core.games.imperial_powers.state import P_OVER, P_POWER, P_TACTICS
+from imperial_lab.core.games.imperial_powers.tables import TABLES
+from imperial_lab.core.imports import import_logs
+from imperial_lab.core.interface import CHANCE, make_game
+from imperial_lab.core.league import league, standings
+from imperial_lab.core.play import play_game
+from imperial_lab.core.simulate import simulate
+from imperial_lab.core.tables import data_dictionary, frames, record_game, record_replay
 from tests.lab_fixtures import kill_during, record_after_a_worker_chunk
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -12,11 +12,11 @@ import pytest
 from openskill.models import PlackettLuce
 from scipy.stats import binomtest
 
-from core import runstore
-from core.cli import main
-from core.league import WINS_COUNTED, _count_game, league, league_name, standings
-from core.runstore import RunError
-from core.simulate import game_seed
+from imperial_lab.core import runstore
+from imperial_lab.core.cli import main
+from imperial_lab.core.league import WINS_COUNTED, _count_game, league, league_name, standings
+from imperial_lab.core.runstore import RunError
+from imperial_lab.core.simulate import game_seed
 
 # Three seats, so the rotation shows; two entrants, one of them in two seats. A heuristic bot at a
 # high temperature plays almost at random, as fast as the heuristic goes.
@@ -160,8 +160,8 @@ def test_bad_input_is_one_error_line_and_nothing_written(tmp_path, capsys, bots,
 
 def test_a_plain_run_records_the_canonical_spec_of_each_seat(tmp_path):
     """Not rotated: every games row has the line-up, each spec in its canonical text, as run.json."""
-    from core.errors import SetupError
-    from core.simulate import simulate
+    from imperial_lab.core.errors import SetupError
+    from imperial_lab.core.simulate import simulate
 
     with pytest.raises(SetupError, match="'random:': '' is not key=value"):
         simulate(tmp_path / "bad", 1, 4, "standard", ["random", "random", "random:", "random"], 1, progress=False)

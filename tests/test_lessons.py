@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.interface import make_game
-from core.jsonio import MAX_DEPTH
-from core.lessons import (ILLEGAL, RIGHT, UNREADABLE, WRONG, LessonError, lesson_id, lessons_dir, load_catalogue,
+from imperial_lab.core.interface import make_game
+from imperial_lab.core.jsonio import MAX_DEPTH
+from imperial_lab.core.lessons import (ILLEGAL, RIGHT, UNREADABLE, WRONG, LessonError, lesson_id, lessons_dir, load_catalogue,
                           load_lesson, load_lessons)
-from core.games.imperial2030.dashboard.rules_text import references, section, sections
-from dashboard.pages import page_path
+from imperial_lab.core.games.imperial2030.rules_text import references, section, sections
+from imperial_lab.dashboard.pages import page_path
 from tests.lab_fixtures import APP_SECONDS
 from tests.toy_games import NIM
 
@@ -311,15 +311,15 @@ def test_the_lessons_the_rules_reference_names_exist():
 
 
 def _app():
-    from dashboard.app import run
+    from imperial_lab.dashboard.app import run
 
     run()
 
 
 def test_the_router_lists_lessons_and_rules_and_opens_them_before_any_dataset(tmp_path, monkeypatch):
     """Navigation labels "Lessons" and "Rules"; neither page waits for a first start's dataset."""
-    from dashboard import frame
-    from dashboard.pages import all_pages, page_path
+    from imperial_lab.dashboard import frame
+    from imperial_lab.dashboard.pages import all_pages, page_path
 
     listed = {page.path.name: page for page in all_pages()}
     assert listed["lessons.py"].title == "Lessons" and not listed["lessons.py"].reads_runs
@@ -336,8 +336,8 @@ def test_the_router_lists_lessons_and_rules_and_opens_them_before_any_dataset(tm
 # ----- any game of the interface -----
 
 def test_lessons_work_for_any_game_of_the_interface(tmp_path, monkeypatch):
-    from core import lessons, registry
-    assert "core.games.imperial2030" not in Path(lessons.__file__).read_text(encoding="utf-8")  # the interface only
+    from imperial_lab.core import lessons, registry
+    assert "imperial_lab.core.games.imperial2030" not in Path(lessons.__file__).read_text(encoding="utf-8")  # the interface only
     monkeypatch.setitem(registry.GAMES, "nim", NIM)
     doc = {"title": "Leave four", "rules": ["§1"], "explanation": "Take 1 to 3 stones; the last one wins.",
            "task": "Seven stones: leave your opponent a multiple of four.", "answers": ["take 3"],

@@ -11,9 +11,9 @@ import random
 
 import pytest
 
-from core.errors import SetupError
-from core.interface import CHANCE, TERMINAL, make_game
-from core.mcts import MCTSBot, RootStat, default_evaluate
+from imperial_lab.core.errors import SetupError
+from imperial_lab.core.interface import CHANCE, TERMINAL, make_game
+from imperial_lab.core.mcts import MCTSBot, RootStat, default_evaluate
 from tests.builders import position
 from tests.toy_games import Nim
 
@@ -344,8 +344,8 @@ def test_hidden_information_searches_the_determinisations():
 
 
 def test_bot_spec():
-    """core.bots builds it from a spec (registered there lazily from this module)."""
-    from core.bots import make_bot
+    """imperial_lab.core.bots builds it from a spec (registered there lazily from this module)."""
+    from imperial_lab.core.bots import make_bot
 
     bot = make_bot("mcts:playouts=4:depth=none", 3)
     assert isinstance(bot, MCTSBot) and bot.playouts == 4 and bot.depth is None and bot.seed == 3

@@ -6,12 +6,12 @@ import copy
 
 import pytest
 
-from core.bots import RandomBot
-from core.errors import NotationError
-from core.games.imperial2030 import actions as A
-from core.games.imperial2030.board import NATIONS, load_board
-from core.interface import make_game
-from core.play import play_game
+from imperial_lab.core.bots import RandomBot
+from imperial_lab.core.errors import NotationError
+from imperial_lab.core.games.imperial2030 import actions as A
+from imperial_lab.core.games.imperial2030.data import NATIONS, load_board
+from imperial_lab.core.interface import make_game
+from imperial_lab.core.play import play_game
 from tests.builders import position
 
 KINDS = {getattr(A, name): name for name in ("DEAL", "TOPUP", "RONDEL", "VETO", "BUILD", "PRODUCE", "IMPORT",

@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core import registry
-from core.session import PlaySession
-from dashboard.playkit import PERSON, game_file, load_game, save_game, valid_id
+from imperial_lab.core import registry
+from imperial_lab.core.session import PlaySession
+from imperial_lab.dashboard.playkit import PERSON, game_file, load_game, save_game, valid_id
 from tests.lab_fixtures import APP_SECONDS
 from tests.toy_games import NIM
 
@@ -20,8 +20,8 @@ def _nim_page():
     """Nim's Play page: the kit's parts, and the heap "seen by" the viewer as the private part."""
     import streamlit as st
 
-    from core.session import PlaySession
-    from dashboard.playkit import PERSON, PlayKit
+    from imperial_lab.core.session import PlaySession
+    from imperial_lab.dashboard.playkit import PERSON, PlayKit
 
     kit = PlayKit("nim", "nim", hidden=st.session_state.get("nim_hidden", False), default_bot="random",
                   max_players=2)

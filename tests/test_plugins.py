@@ -14,23 +14,24 @@ from pathlib import Path
 
 import pytest
 
-from core import registry
-from core.bots import RandomBot, bot_classes, make_bot
-from core.cli import main
-from core.errors import SetupError
-from core.gamelog import replay_game, write_log
-from core.interface import make_game
-from core.play import play_game
-from core.plugin import PARTS
-from core.setups import list_setups, load_setup
+from imperial_lab.core import registry
+from imperial_lab.core.bots import RandomBot, bot_classes, make_bot
+from imperial_lab.core.cli import main
+from imperial_lab.core.errors import SetupError
+from imperial_lab.core.gamelog import replay_game, write_log
+from imperial_lab.core.interface import make_game
+from imperial_lab.core.play import play_game
+from imperial_lab.core.plugin import PARTS
+from imperial_lab.core.setups import list_setups, load_setup
 from tests.toy_games import NIM
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES_DIR = ROOT / "core" / "games"
 # The shared layer: every module of core/ outside core/games/ (interface, registry, driver, move logs,
 # bots, batch runs, run store, catalogue, ...) and of dashboard/ (router, frame, cache, generic colours
-# and charts, the runs' questions, the dashboard's own runs, the generic pages).
-SHARED = sorted([*(ROOT / "core").glob("*.py"), *(ROOT / "dashboard").rglob("*.py")])
+# and charts, the runs' questions, the dashboard's own runs, the generic pages) outside dashboard/games/.
+SHARED = sorted([*(ROOT / "core").glob("*.py"),
+                 *(path for path in (ROOT / "dashboard").rglob("*.py") if "games" not in path.parts)])
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -59,29 +60,31 @@ def test_the_shared_layer_imports_no_game():
             "catalog", "tables", "setups", "session", "cli", "app", "frame", "cache", "style", "charts", "pages",
             "league"} <= names
     for path in SHARED:
-        games = sorted(m for m in imported_modules(path) if m.startswith("core.games"))
+        games = sorted(m for m in imported_modules(path)
+                       if m.startswith(("imperial_lab.core.games", "imperial_lab.dashboard.games")))
         assert not games, f"{path.relative_to(ROOT)} imports {games}"
 
 
 def test_the_imperial2030_package_has_no_import_circle():
     package = GAMES_DIR / "imperial2030"
-    own = {f"core.games.imperial2030.{path.stem}" for path in package.glob("*.py")}
-    graph = {f"core.games.imperial2030.{path.stem}": imported_modules(path) & own for path in package.glob("*.py")}
+    own = {f"imperial_lab.core.games.imperial2030.{path.stem}" for path in package.glob("*.py")}
+    graph = {f"imperial_lab.core.games.imperial2030.{path.stem}": imported_modules(path) & own for path in package.glob("*.py")}
     graphlib.TopologicalSorter(graph).prepare()  # raises CycleError on a circle
 
 
 def test_the_router_lists_the_games_pages_then_the_generic_ones():
-    from dashboard.pages import GENERIC, all_pages, page_path
+    from imperial_lab.dashboard.pages import GENERIC, all_pages, page_path
 
     listed = all_pages()
     imperial = registry.plugin("imperial2030").part("pages").PAGES
     assert listed == [*imperial, *GENERIC] and listed[0].path.name == "explorer.py"  # the explorer is at /
     assert page_path("league.py").parent == ROOT / "dashboard" / "views"
-    assert page_path("power.py").parent == GAMES_DIR / "imperial2030" / "dashboard" / "views"
+    assert page_path("power.py").parent == ROOT / "dashboard" / "games" / "imperial2030" / "views"
+    assert page_path("imperia_explorer").parent == ROOT / "dashboard" / "games" / "imperia" / "views"
 
 
 def test_a_game_without_pages_adds_none(nim):
-    from dashboard.pages import all_pages
+    from imperial_lab.dashboard.pages import all_pages
 
     assert [page.path.name for page in all_pages()][-1] == "league.py" and nim.pages is None
 
@@ -119,10 +122,10 @@ def test_a_game_that_cannot_load_is_left_out_with_its_reason(tmp_path, monkeypat
     package = tmp_path / "broken_game"
     package.mkdir()
     (package / "__init__.py").write_text("")
-    (package / "plugin.py").write_text("from core.errors import DataError\n"
+    (package / "plugin.py").write_text("from imperial_lab.core.errors import DataError\n"
                                        "raise DataError('data/broken_game/data.json: line 1: not JSON')\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    games, broken = registry._load(["core.games.imperia.plugin", "broken_game.plugin"])
+    games, broken = registry._load(["imperial_lab.core.games.imperia.plugin", "broken_game.plugin"])
     assert list(games) == ["imperia"]
     assert broken == {"broken_game": "data/broken_game/data.json: line 1: not JSON"}
     monkeypatch.setattr(registry, "BROKEN", broken)
@@ -133,11 +136,13 @@ def test_a_game_that_cannot_load_is_left_out_with_its_reason(tmp_path, monkeypat
 def test_a_malformed_data_file_stops_only_its_game(tmp_path):
     """A copy of the lab whose Imperia data file is cut short: Imperial 2030 still plays, Imperia is
     refused in one line naming the file, and the dashboard's router still builds its navigation."""
+    lab = tmp_path / "imperial_lab"  # the installed layout: imperial_lab.core, .dashboard, .data
     for folder in ("core", "data/imperia", "data/imperial2030", "dashboard"):
-        shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__", "*.duckdb"))
-    data = tmp_path / "data" / "imperia" / "data.json"
+        shutil.copytree(ROOT / folder, lab / folder, ignore=shutil.ignore_patterns("__pycache__", "*.duckdb"))
+    shutil.copy(ROOT / "data" / "__init__.py", lab / "data")
+    data = lab / "data" / "imperia" / "data.json"
     data.write_text(data.read_text()[:500])
-    script = ("import sys; from core.cli import main; from dashboard.pages import sections; "
+    script = ("import sys; from imperial_lab.core.cli import main; from imperial_lab.dashboard.pages import sections; "
               "print(sorted(sections())); sys.exit(main(sys.argv[1:]))")
 
     def imperial(*args):

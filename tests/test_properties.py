@@ -26,12 +26,12 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from core.bots import RandomBot
-from core.games.imperial2030.board import NATIONS
-from core.games.imperial2030.invariants import check_invariants
-from core.games.imperial2030.pending import P_DEAL, P_INVEST, P_VARIANT
-from core.interface import TERMINAL, make_game
-from core.play import play_game
+from imperial_lab.core.bots import RandomBot
+from imperial_lab.core.games.imperial2030.data import NATIONS
+from imperial_lab.core.games.imperial2030.invariants import check_invariants
+from imperial_lab.core.games.imperial2030.pending import P_DEAL, P_INVEST, P_VARIANT
+from imperial_lab.core.interface import TERMINAL, make_game
+from imperial_lab.core.play import play_game
 
 GAMES = 200
 CLONE_EVERY = 40

@@ -1,4 +1,4 @@
-"""Readers of the catalogue (core.catalog.query, connect(read_only=True)): one SELECT, nothing
+"""Readers of the catalogue (imperial_lab.core.catalog.query, connect(read_only=True)): one SELECT, nothing
 written, no file read but the tables of the registered runs, every error on one line."""
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ from types import SimpleNamespace
 import duckdb
 import pytest
 
-from core.catalog import (CATALOG_ENV, DEFAULT_CATALOG, MESSAGE_LIMIT, CatalogError, connect, default_catalog,
+from imperial_lab.core.files import HOME_ENV
+from imperial_lab.core.catalog import (CATALOG_ENV, MESSAGE_LIMIT, CatalogError, connect, default_catalog,
                           list_runs, query)
-from core.simulate import simulate
+from imperial_lab.core.simulate import simulate
 from tests.file_snapshots import snapshot
 
 
@@ -173,6 +174,7 @@ def test_the_default_catalogue_comes_from_the_environment(monkeypatch, tmp_path)
     with pytest.raises(CatalogError, match=f"no catalogue at {tmp_path / 'mine.duckdb'}"):
         query("SELECT 1")
     monkeypatch.setenv(CATALOG_ENV, "")
-    assert default_catalog() == DEFAULT_CATALOG
+    monkeypatch.setenv(HOME_ENV, str(tmp_path / "home"))
+    assert default_catalog() == tmp_path / "home" / "lab.duckdb"  # in the user folder
     monkeypatch.delenv(CATALOG_ENV)
-    assert default_catalog() == DEFAULT_CATALOG == Path(__file__).resolve().parents[1] / "data" / "lab.duckdb"
+    assert default_catalog() == tmp_path / "home" / "lab.duckdb"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.games.imperial2030.board import NATIONS
+from imperial_lab.core.games.imperial2030.data import NATIONS
 from tests.builders import act, legal_texts, position
 from tests.rule_asserts import assert_illegal, kinds
 

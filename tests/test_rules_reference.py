@@ -1,4 +1,4 @@
-"""The rules reference (core/games/imperial2030/dashboard/rules_text.py, data/imperial2030/rules/, the Rules page): every section
+"""The rules reference (core/games/imperial2030/rules_text.py, data/imperial2030/rules/, the Rules page): every section
 the engine, the explorer and the terminal texts cite has a text, numbered like RULES.md; links and
 their spellings; a malformed rules file is one error naming it; the text is the lab's own words."""
 
@@ -12,24 +12,24 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.bots import make_bot
-from core.errors import DataError
-from core.gamelog import write_log
-from core.games.imperial2030.dashboard import rules_text
-from core.games.imperial2030.dashboard.explain import RULE_TITLES, explain
-from core.games.imperial2030.describe import WHAT
-from core.play import play_game
-from core.games.imperial2030.dashboard.rules_text import (link_sections, normalize, parse_file, resolve, section, section_key, section_link,
+from imperial_lab.core.bots import make_bot
+from imperial_lab.core.errors import DataError
+from imperial_lab.core.gamelog import write_log
+from imperial_lab.core.games.imperial2030 import rules_text
+from imperial_lab.core.games.imperial2030.explain import RULE_TITLES, explain
+from imperial_lab.core.games.imperial2030.texts import WHAT
+from imperial_lab.core.play import play_game
+from imperial_lab.core.games.imperial2030.rules_text import (link_sections, normalize, parse_file, resolve, section, section_key, section_link,
                                   section_url, sections, subsections, top_sections)
-from core.games.imperial2030.dashboard.timeline import timeline_from_text
-from dashboard.pages import page_path
+from imperial_lab.dashboard.games.imperial2030.replay import timeline_from_text
+from imperial_lab.dashboard.pages import page_path
 from tests.golden_support import RULES_FINGERPRINT, gram_hash, words
 from tests.lab_fixtures import APP_SECONDS
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES_PAGE = page_path("rules.py")
 EXPLORER_PAGE = page_path("explorer.py")
-IMPERIAL_DASHBOARD = ROOT / "core" / "games" / "imperial2030" / "dashboard"
+IMPERIAL_DASHBOARD = ROOT / "core" / "games" / "imperial2030"
 RULES = json.loads(RULES_FINGERPRINT.read_text(encoding="utf-8"))  # RULES.md's numbers and 10-word runs
 # "§7.4.6", "§11 Q2", and "§11 Q1/Q10" (two questions of one section)
 CITED = re.compile(r"§(\d+(?:\.\d+)*)((?: Q\d+)(?:/Q\d+)*)?")
@@ -58,7 +58,7 @@ def test_every_section_the_engine_cites_has_a_text():
 
 def test_the_explorer_and_the_terminal_texts_cite_only_sections_with_a_text():
     cited = cited_in([IMPERIAL_DASHBOARD / "explain.py", EXPLORER_PAGE,
-                      ROOT / "core" / "games" / "imperial2030" / "describe.py"])
+                      ROOT / "core" / "games" / "imperial2030" / "texts.py"])
     cited |= set(RULE_TITLES) | {rule for _, rule in WHAT.values()}
     assert not sorted(ref for ref in cited if section(ref) is None)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.games.imperial2030.board import SPACES
+from imperial_lab.core.games.imperial2030.data import SPACES
 from tests.builders import act, legal_texts, position
 from tests.rule_asserts import assert_illegal, kinds
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.games.imperial2030.board import NATIONS
+from imperial_lab.core.games.imperial2030.data import NATIONS
 from tests.builders import position
 from tests.rule_asserts import assert_illegal
 

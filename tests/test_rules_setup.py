@@ -7,9 +7,9 @@ from itertools import combinations
 
 import pytest
 
-from core.errors import SetupError
-from core.games.imperial2030.board import NATIONS
-from core.interface import make_game
+from imperial_lab.core.errors import SetupError
+from imperial_lab.core.games.imperial2030.data import NATIONS
+from imperial_lab.core.interface import make_game
 from tests.builders import act, legal_texts
 from tests.rule_asserts import assert_illegal
 

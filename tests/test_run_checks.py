@@ -1,5 +1,5 @@
-"""Refusals of ``simulate`` and ``import`` (core.simulate, core.imports): each is one clear error,
-raised before anything is written; and damaged run folders (core.runstore), reported by name and
+"""Refusals of ``simulate`` and ``import`` (imperial_lab.core.simulate, imperial_lab.core.imports): each is one clear error,
+raised before anything is written; and damaged run folders (imperial_lab.core.runstore), reported by name and
 kept from stopping the other runs of the catalogue."""
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from core import runstore
-from core.catalog import CatalogError, list_runs, query, register_run
-from core.imports import import_logs
-from core.runstore import RunError
-from core.simulate import MAX_CHUNK_SIZE, MAX_CHUNKS, MAX_GAMES, simulate, summarize
+from imperial_lab.core import runstore
+from imperial_lab.core.catalog import CatalogError, list_runs, query, register_run
+from imperial_lab.core.imports import import_logs
+from imperial_lab.core.runstore import RunError
+from imperial_lab.core.simulate import MAX_CHUNK_SIZE, MAX_CHUNKS, MAX_GAMES, simulate, summarize
 from tests.file_snapshots import snapshot
 
 SMALL = dict(games=1, players=None, setup="standard", bots=["random"] * 4, seed=1, workers=1, chunk_size=1,
@@ -257,7 +257,7 @@ def test_a_damaged_run_is_named_for_itself_and_left_out_for_the_others(tmp_path,
         refused(RunError, f"^{marker}: not valid JSON", call, catalog, beta)
     for call in (lambda: simulate(gamma, catalog=catalog, **SMALL), lambda: register_run(gamma, "complete", catalog)):
         refused(RunError, f"^{run_json}: 'games' is 'all'", call, catalog, gamma)
-    with caplog.at_level(logging.WARNING, logger="core.catalog"):
+    with caplog.at_level(logging.WARNING, logger="imperial_lab.core.catalog"):
         simulate(tmp_path / "delta", catalog=catalog, **SMALL)  # registering another run rebuilds the views
     assert f"the run at {beta} is left out of the catalogue's views: {marker}: not valid JSON" in caplog.text
     assert query("SELECT DISTINCT run FROM games ORDER BY run", catalog).run.tolist() == ["delta", "gamma"]

@@ -9,12 +9,12 @@ import random
 
 import pytest
 
-from core.errors import IllegalActionError, LogError, NotationError, SetupError
-from core.gamelog import replay
-from core.games.imperial2030.dashboard.timeline import timeline_from_text
-from core.interface import CHANCE, make_game
-from core.plugin import GamePlugin
-from core.session import HUMAN, PlaySession, bot_seed
+from imperial_lab.core.errors import IllegalActionError, LogError, NotationError, SetupError
+from imperial_lab.core.gamelog import replay
+from imperial_lab.dashboard.games.imperial2030.replay import timeline_from_text
+from imperial_lab.core.interface import CHANCE, make_game
+from imperial_lab.core.plugin import GamePlugin
+from imperial_lab.core.session import HUMAN, PlaySession, bot_seed
 
 SEATS = [None, "heuristic", "random"]  # a person in seat 0
 
@@ -251,7 +251,7 @@ class _RaceGame:
 
 
 def test_any_game_of_the_interface_with_plain_words(monkeypatch):
-    from core import registry
+    from imperial_lab.core import registry
 
     monkeypatch.setitem(registry.GAMES, "race", GamePlugin("race", "Race", _RaceGame))
     runs = []

@@ -1,4 +1,4 @@
-"""Named setups (core.setups): the presets, the shipped files, bad files, and the CLI."""
+"""Named setups (imperial_lab.core.setups): the presets, the shipped files, bad files, and the CLI."""
 
 from __future__ import annotations
 
@@ -6,14 +6,14 @@ import json
 
 import pytest
 
-from core.bots import RandomBot
-from core.cli import main
-from core.errors import SetupError
-from core.games.imperial2030.board import NATIONS, load_board
-from core.games.imperial2030.setups import SETUPS_DIR, read_setup_file
-from core.interface import make_game
-from core.play import play_game
-from core.setups import list_setups, load_setup, show_setup
+from imperial_lab.core.bots import RandomBot
+from imperial_lab.core.cli import main
+from imperial_lab.core.errors import SetupError
+from imperial_lab.core.games.imperial2030.data import NATIONS, load_board
+from imperial_lab.core.games.imperial2030.setups import SETUPS_DIR, read_setup_file
+from imperial_lab.core.interface import make_game
+from imperial_lab.core.play import play_game
+from imperial_lab.core.setups import list_setups, load_setup, show_setup
 
 SHIPPED = sorted(path.stem for path in SETUPS_DIR.glob("*.json"))
 GOOD = {"description": "two players, one bond each",

@@ -1,4 +1,4 @@
-"""Batch runs (core.simulate): the same tables in one process and on Dask, resume after a kill,
+"""Batch runs (imperial_lab.core.simulate): the same tables in one process and on Dask, resume after a kill,
 Ctrl-C or a lost marker, refused parameters, failed games kept."""
 
 from __future__ import annotations
@@ -15,16 +15,16 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from core import bots as bots_module
-from core import runstore
-from core import simulate as simulate_module
-from core.bots import RandomBot
-from core.catalog import list_runs
-from core.cli import main
-from core.gamelog import replay
-from core.games.imperial2030.tables import TABLES
-from core.runstore import RunError
-from core.simulate import DEFAULT_CHUNK_SIZE, auto_chunk_size, game_seed, simulate
+from imperial_lab.core import bots as bots_module
+from imperial_lab.core import runstore
+from imperial_lab.core import simulate as simulate_module
+from imperial_lab.core.bots import RandomBot
+from imperial_lab.core.catalog import list_runs
+from imperial_lab.core.cli import main
+from imperial_lab.core.gamelog import replay
+from imperial_lab.core.games.imperial2030.tables import TABLES
+from imperial_lab.core.runstore import RunError
+from imperial_lab.core.simulate import DEFAULT_CHUNK_SIZE, auto_chunk_size, game_seed, simulate
 from tests.lab_fixtures import kill_during, record_after_a_worker_chunk
 
 # The reference run: 24 four-player games in 8 chunks of 3, played in this process.
@@ -117,7 +117,7 @@ def test_a_game_of_a_run_can_be_played_again_with_imperial_play(reference, capsy
 
 def test_a_local_dask_cluster_gives_the_same_tables(reference, tmp_path, monkeypatch):
     """Two workers: this process plays from the start and one Dask worker joins when it is up. This
-    process's first game waits here (the worker imports core.simulate afresh, unpatched) until the
+    process's first game waits here (the worker imports imperial_lab.core.simulate afresh, unpatched) until the
     worker has finished a chunk, so that both play chunks however long the cluster takes to start."""
     folder, here = tmp_path / "batch", []
     monkeypatch.setattr(simulate_module, "record_game", record_after_a_worker_chunk(folder, here))

@@ -1,4 +1,4 @@
-"""core.stats against closed forms written out here and against scipy, on fixed data (issue 9.2)."""
+"""imperial_lab.core.stats against closed forms written out here and against scipy, on fixed data (issue 9.2)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from core import stats
+from imperial_lab.core import stats
 
 
 def test_wilson_known_values_and_no_games():

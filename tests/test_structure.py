@@ -1,4 +1,4 @@
-"""The structure of a setup (core.games.imperial2030.structure, core.games.imperial2030.dashboard.structureview, ``imperial setups
+"""The structure of a setup (imperial_lab.core.games.imperial2030.structure, imperial_lab.dashboard.games.imperial2030.structureview, ``imperial setups
 structure``): takeovers decided by §9, the first investor round of §7.5, the setup facts of §4.4–§4.5."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import json
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.cli import main
-from core.games.imperial2030.structure import setup_structure, weak_points
-from core.setups import setup_names
+from imperial_lab.core.cli import main
+from imperial_lab.core.games.imperial2030.structure import setup_structure, weak_points
+from imperial_lab.core.setups import setup_names
 from tests.lab_fixtures import APP_SECONDS
 
 # A (seat 0) governs RU on RU 1 + RU 2 = 6m; B (seat 1) governs CN on CN 3 = 6m and holds the investor
@@ -153,7 +153,7 @@ def test_cli_unknown_setup_is_one_line_exit_2(capsys):
 # ----- the dashboard -----
 
 def _view(name, folder):
-    from core.games.imperial2030.dashboard.structureview import show_structure
+    from imperial_lab.dashboard.games.imperial2030.structureview import show_structure
 
     show_structure(name, folder)
 

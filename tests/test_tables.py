@@ -1,4 +1,4 @@
-"""Game tables (core.tables): every recorded figure checked against the engine, step by step."""
+"""Game tables (imperial_lab.core.tables): every recorded figure checked against the engine, step by step."""
 
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ import duckdb
 import pandas as pd
 import pytest
 
-from core.bots import RandomBot
-from core.errors import LogError
-from core.gamelog import replay, replay_game, write_log
-from core.games.imperial2030.board import NATIONS, SPACES
-from core.games.imperial2030.tables import TABLES
-from core.interface import make_game
-from core.play import play_game
-from core.tables import data_dictionary, frames, merge_rows, record_game, record_replay
+from imperial_lab.core.bots import RandomBot
+from imperial_lab.core.errors import LogError
+from imperial_lab.core.gamelog import replay, replay_game, write_log
+from imperial_lab.core.games.imperial2030.data import NATIONS, SPACES
+from imperial_lab.core.games.imperial2030.tables import TABLES
+from imperial_lab.core.interface import make_game
+from imperial_lab.core.play import play_game
+from imperial_lab.core.tables import data_dictionary, frames, merge_rows, record_game, record_replay
 
 ROOT = Path(__file__).resolve().parents[1]
 TWO_POWERS = json.loads((ROOT / "data" / "setups" / "two_powers.json").read_text())

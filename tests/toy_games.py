@@ -3,9 +3,9 @@ interface only: Nim with one heap, a move takes 1..3 stones, whoever takes the l
 
 from __future__ import annotations
 
-from core.errors import IllegalActionError, NotationError
-from core.interface import TERMINAL
-from core.plugin import GamePlugin
+from imperial_lab.core.errors import IllegalActionError, NotationError
+from imperial_lab.core.interface import TERMINAL
+from imperial_lab.core.plugin import GamePlugin
 
 
 class Nim:
@@ -81,5 +81,5 @@ class NimGame:
 
 
 # Nim as a plug-in with nothing but its rules: tests register it with
-# ``monkeypatch.setitem(core.registry.GAMES, "nim", NIM)``.
+# ``monkeypatch.setitem(imperial_lab.core.registry.GAMES, "nim", NIM)``.
 NIM = GamePlugin(name="nim", title="Nim", game=NimGame)

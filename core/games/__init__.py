@@ -1,1 +1,1 @@
-"""One package per game; each registers itself in ``core.registry`` with a ``plugin`` module."""
+"""One package per game; each registers itself in ``imperial_lab.core.registry`` with a ``plugin`` module."""

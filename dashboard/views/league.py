@@ -1,4 +1,4 @@
-"""League: the standings of a run's bots (core.league.standings, docs/league.md) as a ladder sorted
+"""League: the standings of a run's bots (imperial_lab.core.league.standings, docs/league.md) as a ladder sorted
 by rating, their win rates with 95% intervals, the seat effect, and a form that plays a new league.
 
 Leagues are listed first among the runs; any run has standings (a run of one bot in every seat has
@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.bots import bot_classes, canonical_spec, lineup_text
-from core.errors import ImperialError, SetupError
-from core.interface import seat_name
-from core.league import MAX_BOTS, MIN_BOTS, WINS_COUNTED
-from core.setups import custom_folder, setup_names
-from core.stats import even_shares, format_p
-from dashboard import cache, charts, frame, ladder, simulations
+from imperial_lab.core.bots import bot_classes, canonical_spec, lineup_text
+from imperial_lab.core.errors import ImperialError, SetupError
+from imperial_lab.core.interface import seat_name
+from imperial_lab.core.league import MAX_BOTS, MIN_BOTS, WINS_COUNTED
+from imperial_lab.core.setups import custom_folder, setup_names
+from imperial_lab.core.stats import even_shares, format_p
+from imperial_lab.dashboard import cache, charts, frame, ladder, simulations
 
 RUN_KEY = "league_run"
 PENDING_KEY = "league_pending"  # the league just played, chosen on the next rerun (before the widget exists)
@@ -78,7 +78,7 @@ def _known_bots() -> str:
     parts = []
     for name, cls in sorted(bot_classes().items()):
         params = getattr(cls, "PARAMS", None)
-        # A class without PARAMS checks its parameters itself (core.bots): they are in its docstring.
+        # A class without PARAMS checks its parameters itself (imperial_lab.core.bots): they are in its docstring.
         listed = ", ".join(params) if params else ("none" if params is not None else "see docs/command-line.md")
         if params and len(params) > 4:
             listed = ", ".join(list(params)[:4]) + ", …"

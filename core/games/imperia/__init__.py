@@ -6,6 +6,6 @@ data (the data file), board (fixed tables), actions (the text notation), rules (
 heuristic (a simple bot).
 """
 
-from core.games.imperia.game import Imperia
+from imperial_lab.core.games.imperia.game import Imperia
 
 __all__ = ["Imperia"]

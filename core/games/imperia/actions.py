@@ -21,10 +21,10 @@ final state (docs/imperia.md, "Action notation"):
 
 from __future__ import annotations
 
-from core.errors import NotationError
-from core.jsonio import clip
-from core.games.imperia.board import DIRECTIONS, QUADRANTS, ROTATIONS, SIDES, TYPE_INDEX, TYPE_NAMES, space_name
-from core.games.imperia.data import data
+from imperial_lab.core.errors import NotationError
+from imperial_lab.core.jsonio import clip
+from imperial_lab.core.games.imperia.board import DIRECTIONS, QUADRANTS, ROTATIONS, SIDES, TYPE_INDEX, TYPE_NAMES, space_name
+from imperial_lab.core.games.imperia.data import data
 
 START, RANDOM_BOARD, BOARD, FORTRESS, DRAW, PLACE, WARLORD, MOBILISE, SWAP_OWN, SWAP_ENEMY, RETIRE = range(11)
 CHANCE_TYPES = (START, RANDOM_BOARD, DRAW)

@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 from functools import cache
 
-from core.games.imperia.data import TEMPLATE, data
+from imperial_lab.core.games.imperia.data import TEMPLATE, data
 
 SIZE = 8
 SPACES = 64

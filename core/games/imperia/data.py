@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.errors import DataError
-from core.jsonio import read_json_file
+from imperial_lab.core.errors import DataError
+from imperial_lab.core.files import data_path
+from imperial_lab.core.jsonio import read_json_file
 
-DATA_PATH = Path(__file__).resolve().parents[3] / "data" / "imperia" / "data.json"
+DATA_PATH = data_path("imperia", "data.json")
 
 TERRAIN_LETTERS = "FMV"
 TEMPLATE = ("F", "W", "G1o", "G2o", "G3d", "G4d", "C1o", "C2o", "C3d", "C4d",

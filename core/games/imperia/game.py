@@ -12,12 +12,12 @@ a + b = 4: G9), ``general_orders`` ("both_orders" or "fixed_types_2_mobilise_2_d
 
 from __future__ import annotations
 
-from core.errors import SetupError
-from core.jsonio import clip
-from core.games.imperia.board import (CASTLE_MASK, D, GENERALS, RING_ORTHOGONAL, RING_TOUCHING, SPACES, TileSet,
+from imperial_lab.core.errors import SetupError
+from imperial_lab.core.jsonio import clip
+from imperial_lab.core.games.imperia.board import (CASTLE_MASK, D, GENERALS, RING_ORTHOGONAL, RING_TOUCHING, SPACES, TileSet,
                                       generate_sides, mask, tile_set)
-from core.errors import DataError
-from core.games.imperia.data import check_side
+from imperial_lab.core.errors import DataError
+from imperial_lab.core.games.imperia.data import check_side
 
 CONFIG_KEYS = {"game", "players", "start_seat", "layout", "layout_seed", "layout_counts", "terrain_override",
                "fortress_min_distance", "castle_ring", "general_classes", "general_orders", "uncovered_tiles_score"}
@@ -65,7 +65,7 @@ class Imperia:
         self.config = {**config, "game": self.name, "players": players, "layout": layout}
 
     def new_initial_state(self):
-        from core.games.imperia.state import State
+        from imperial_lab.core.games.imperia.state import State
 
         state = State(self)
         state.begin()
@@ -73,7 +73,7 @@ class Imperia:
 
     def state_from_json(self, doc: dict):
         """The state of a position document (``State.to_json``); NotationError if malformed."""
-        from core.games.imperia.position import state_from_document
+        from imperial_lab.core.games.imperia.position import state_from_document
         return state_from_document(self, doc)
 
     # ----- search hooks (docs/interface.md, "Search hooks") -----
@@ -81,12 +81,12 @@ class Imperia:
     def resample(self, state, player: int, rng):
         """A state consistent with what ``player`` has seen: every other hand redrawn from that
         player's unseen tiles (hand ∪ pile), without building events."""
-        from core.games.imperia.search import resample
+        from imperial_lab.core.games.imperia.search import resample
         return resample(state, player, rng)
 
     def evaluate(self, state) -> list[float]:
         """Each seat's estimated share of the win from the (provisional) scores."""
-        from core.games.imperia.search import evaluate
+        from imperial_lab.core.games.imperia.search import evaluate
         return evaluate(state)
 
 

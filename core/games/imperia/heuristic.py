@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import random
 
-from core.games.imperia import rules
-from core.games.imperia.actions import BOARD, FORTRESS
-from core.games.imperia.board import CASTLE, CASTLE_MASK, SPACES, cheb, quadrant_spaces, rotate
-from core.games.imperia.scoring import space_points, tallies
+from imperial_lab.core.games.imperia import rules
+from imperial_lab.core.games.imperia.actions import BOARD, FORTRESS
+from imperial_lab.core.games.imperia.board import CASTLE, CASTLE_MASK, SPACES, cheb, quadrant_spaces, rotate
+from imperial_lab.core.games.imperia.scoring import space_points, tallies
 
 FUTURE = 1.2  # points a unit still to be placed is expected to add
 DEAD_END = 0.8  # cost of a front whose next space cannot take a tile (a forced halt)
@@ -31,7 +31,7 @@ class ImperiaHeuristicBot:
     """``decide(state, legal_actions)``: the best-valued action (see the module docstring)."""
 
     name = "heuristic"
-    PARAMS: dict = {}  # no parameters (core.bots checks a spec's keys against these)
+    PARAMS: dict = {}  # no parameters (imperial_lab.core.bots checks a spec's keys against these)
 
     def __init__(self, seed: int | None = None):
         self.rng = random.Random(seed)

@@ -8,12 +8,12 @@ The document (docs/imperia.md, "Position document") holds every field of the sta
 
 from __future__ import annotations
 
-from core.errors import NotationError
-from core.jsonio import clip
-from core.games.imperia.board import (DIRECTIONS, FACINGS, NTYPES, QUADRANTS, SIDES, SPACES, TYPE_CLASS, TYPE_INDEX,
+from imperial_lab.core.errors import NotationError
+from imperial_lab.core.jsonio import clip
+from imperial_lab.core.games.imperia.board import (DIRECTIONS, FACINGS, NTYPES, QUADRANTS, SIDES, SPACES, TYPE_CLASS, TYPE_INDEX,
                                       TYPE_NAMES, rc)
-from core.games.imperia.data import data
-from core.games.imperia.state import PHASES, State
+from imperial_lab.core.games.imperia.data import data
+from imperial_lab.core.games.imperia.state import PHASES, State
 
 FORMAT = 1
 COLOURS = data().colours
@@ -176,7 +176,7 @@ def state_from_document(game, doc, check: bool = True) -> State:
             getattr(st, key)[p] = _int(_get(entry, key, where), 0, 10_000, where + key)
     st.general = _space(_get(doc, "general"), "general", True)
     if check:
-        from core.games.imperia.invariants import violations
+        from imperial_lab.core.games.imperia.invariants import violations
         problems = violations(st)
         if problems:
             raise NotationError("position: " + "; ".join(problems[:5]))
@@ -234,7 +234,7 @@ def build(players: int = 4, fortresses: dict | None = None, stacks: dict | None 
     A warlord on the board marks its owner finished. ``check=False`` skips the invariants, for
     scenarios that leave tiles unaccounted for (RULES.md IM-11).
     """
-    from core.games.imperia.game import Imperia
+    from imperial_lab.core.games.imperia.game import Imperia
 
     rows = terrain or ["FFFFFFFF"] * 3 + ["FFFCCFFF"] * 2 + ["FFFFFFFF"] * 3
     game = Imperia({"game": "imperia", "players": players, "start_seat": 0, "terrain_override": rows,

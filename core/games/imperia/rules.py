@@ -8,8 +8,8 @@ position when asked and cached on the state until the next action (G12).
 
 from __future__ import annotations
 
-from core.games.imperia.actions import MOBILISE, PLACE, RETIRE, SWAP_ENEMY, SWAP_OWN, WARLORD
-from core.games.imperia.board import (ADJACENT, DIRECT_ORDER, FACINGS, INDEX_RANK, INDEX_SOLDIER, INDEX_STEP,
+from imperial_lab.core.games.imperia.actions import MOBILISE, PLACE, RETIRE, SWAP_ENEMY, SWAP_OWN, WARLORD
+from imperial_lab.core.games.imperia.board import (ADJACENT, DIRECT_ORDER, FACINGS, INDEX_RANK, INDEX_SOLDIER, INDEX_STEP,
                                       MOBILISE_ORDER, SPACES, TARGET, TYPE_CLASS, TYPE_ORDERS, TYPE_RANK,
                                       WARLORD_INDEX, WARLORD_RANK)
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.games.imperia.board import ADJACENT, CASTLE_MASK, D
-from core.games.imperia.rules import components
+from imperial_lab.core.games.imperia.board import ADJACENT, CASTLE_MASK, D
+from imperial_lab.core.games.imperia.rules import components
 
 
 @dataclass(frozen=True)

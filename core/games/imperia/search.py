@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from core.games.imperia.board import GENERAL, NTYPES, TYPE_KIND
+from imperial_lab.core.games.imperia.board import GENERAL, NTYPES, TYPE_KIND
 
 TEMPERATURE = 4.0  # points: a lead of 4 points is worth e times the share
 WIN_WEIGHT = 0.8

@@ -22,13 +22,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core.errors import IllegalActionError
-from core.interface import CHANCE, TERMINAL, seat_name
-from core.jsonio import clip
-from core.games.imperia import rules
-from core.games.imperia.actions import (BOARD, CHANCE_TYPES, DRAW, FORTRESS, MOBILISE, PLACE, RANDOM_BOARD, RETIRE,
+from imperial_lab.core.errors import IllegalActionError
+from imperial_lab.core.interface import CHANCE, TERMINAL, seat_name
+from imperial_lab.core.jsonio import clip
+from imperial_lab.core.games.imperia import rules
+from imperial_lab.core.games.imperia.actions import (BOARD, CHANCE_TYPES, DRAW, FORTRESS, MOBILISE, PLACE, RANDOM_BOARD, RETIRE,
                                         START, SWAP_ENEMY, SWAP_OWN, WARLORD, action_text, parse_action)
-from core.games.imperia.board import (CASTLE, FORTRESS_ZONE_MASK, GENERAL, GENERAL_TYPES, NTYPES, ORIGINS,
+from imperial_lab.core.games.imperia.board import (CASTLE, FORTRESS_ZONE_MASK, GENERAL, GENERAL_TYPES, NTYPES, ORIGINS,
                                       QUADRANTS, SPACES, TARGET, TYPE_KIND, WARLORD_INDEX, cheb, rotate, space_name)
 
 P_START, P_RANDOM_BOARD, P_BOARD, P_FORTRESS, P_RECRUIT, P_TURN, P_ORDER, P_DRAW, P_OVER = range(9)
@@ -150,11 +150,11 @@ class State:
 
     def returns(self) -> list[float]:
         """Each player's total (§9): final at the end, provisional (the board as it stands) before."""
-        from core.games.imperia.scoring import tallies
+        from imperial_lab.core.games.imperia.scoring import tallies
         return [float(t.total) for t in tallies(self)]
 
     def winners(self) -> list[int]:
-        from core.games.imperia.scoring import tallies, winners_of
+        from imperial_lab.core.games.imperia.scoring import tallies, winners_of
         return winners_of(tallies(self))
 
     def clone(self) -> "State":
@@ -169,13 +169,13 @@ class State:
         return other
 
     def to_json(self) -> dict:
-        from core.games.imperia.position import state_to_document
+        from imperial_lab.core.games.imperia.position import state_to_document
         return state_to_document(self)
 
     def observation(self, player: int | None) -> dict:
         """What ``player`` may see (§7.2): the public position and its own hand; other hands and
         every pile only as sizes and the public multiset hand ∪ pile. ``None``: an observer."""
-        from core.games.imperia.position import observation
+        from imperial_lab.core.games.imperia.position import observation
         return observation(self, player)
 
     def __eq__(self, other) -> bool:
@@ -404,7 +404,7 @@ def _next_turn(st: State, p: int) -> None:
             return
     st.phase, st.current = P_OVER, -1
     if st.recording:
-        from core.games.imperia.scoring import tallies, winners_of
+        from imperial_lab.core.games.imperia.scoring import tallies, winners_of
         tally = tallies(st)
         st.emit("game_ended", "§9", totals=[t.total for t in tally], winners=winners_of(tally))
 

@@ -1,8 +1,8 @@
 """Imperia's tables (RULES.md §10; docs/data-dictionary.md, "Data dictionary: Imperia"): their schema
-and the recorder that fills them (the plug-in's ``tables`` part, which ``core.tables`` plays and
+and the recorder that fills them (the plug-in's ``tables`` part, which ``imperial_lab.core.tables`` plays and
 records games with).
 
-A ``GameRecorder`` follows one game through ``core.play.play_game`` (``on_start``/``on_step``) or a
+A ``GameRecorder`` follows one game through ``imperial_lab.core.play.play_game`` (``on_start``/``on_step``) or a
 move-log replay and reads the action and the state after it. The figures of the board (spaces
 controlled, formations, provisional scores) change only when a tile moves, so they are computed
 after placements and orders and kept for the draws in between; the scores come from
@@ -15,15 +15,15 @@ Spaces are ints ``row * 8 + col`` (0 = 0,0 in the north-west, 63 = 7,7), as in t
 from __future__ import annotations
 
 
-from core.games.imperia.actions import (BOARD, DRAW, FORTRESS, MOBILISE, PLACE, RANDOM_BOARD, RETIRE, START,
+from imperial_lab.core.games.imperia.actions import (BOARD, DRAW, FORTRESS, MOBILISE, PLACE, RANDOM_BOARD, RETIRE, START,
                                         SWAP_ENEMY, SWAP_OWN, WARLORD, action_text)
-from core.games.imperia.board import (CASTLE_MASK, DIRECTIONS, GENERAL_TYPES, INDEX_KIND, INDEX_RANK, KIND_NAMES,
+from imperial_lab.core.games.imperia.board import (CASTLE_MASK, DIRECTIONS, GENERAL_TYPES, INDEX_KIND, INDEX_RANK, KIND_NAMES,
                                       QUADRANTS, ROTATIONS, SIDES, SPACES, TYPE_CLASS, TYPE_KIND)
-from core.games.imperia.rules import components
-from core.games.imperia.scoring import space_points, tallies
-from core.games.imperia.state import P_TURN, PHASES
-from core.interface import CHANCE
-from core.tables import Recorder
+from imperial_lab.core.games.imperia.rules import components
+from imperial_lab.core.games.imperia.scoring import space_points, tallies
+from imperial_lab.core.games.imperia.state import P_TURN, PHASES
+from imperial_lab.core.interface import CHANCE
+from imperial_lab.core.tables import Recorder
 
 STATUSES = ("finished", "unfinished", "failed")
 KINDS = ("start", "random_board", "board", "fortress", "draw", "place", "warlord", "mobilise", "swap_own",
@@ -43,7 +43,7 @@ KEY = [("run", "category", "label of the batch of games the game belongs to (a s
 PLY = [("ply", "int16", "the action's number, from 1, chance and setup included (the engine's `ply` after it)"),
        ("turn", "int16", "0 during the setup; else the turn (one placement, §5) the action belongs to, from 1")]
 
-SCORES = "totals"  # the score per seat of im_games (core.tables.scores_column)
+SCORES = "totals"  # the score per seat of im_games (imperial_lab.core.tables.scores_column)
 TABLES: dict[str, list[tuple[str, str, str]]] = {
     "im_games": KEY + [
         ("seed", "Int64", "seed of the chance actions (bots are seeded by their caller); null if unknown"),
@@ -346,24 +346,24 @@ def _board_figures(state) -> list[tuple]:
     return out
 
 
-# The opening paragraphs of Imperia's part of docs/data-dictionary.md (core.tables.data_dictionary).
+# The opening paragraphs of Imperia's part of docs/data-dictionary.md (imperial_lab.core.tables.data_dictionary).
 INTRO = (
     "Imperia's games are four tables (RULES.md §10), recorded by `core/games/imperia/tables.py` through "
-    "the same `core.tables` functions (`record_game`, `record_replay`, `frames`) and stored and catalogued "
+    "the same `imperial_lab.core.tables` functions (`record_game`, `record_replay`, `frames`) and stored and catalogued "
     "like Imperial 2030's; their names start with `im_` so that both games' views live in one catalogue. "
     "Every table starts with `run` and `game_id`. A space is the int `row * 8 + col` (row 0 north, column "
     "0 west: 27 is 3,3, a castle space); seats are numbered from 0 in colour order and the start player is "
     "`im_games.start_seat`, so the seat relative to the start player is `(seat - start_seat + players) % "
     "players`. A ply is one action, chance included; a turn is one placement (§5) with the order and the draw "
     "that follow it.",
-    "Scores are those of `core.games.imperia.scoring.tallies`, the game's own result: the last "
+    "Scores are those of `imperial_lab.core.games.imperia.scoring.tallies`, the game's own result: the last "
     "`im_player_state` rows of a finished game equal `im_games.totals`, and `im_space_final.scored` marks "
     "the spaces of the scoring formations. Hands (`hand_*`) are private information, recorded for analysis "
     "only.",
 )
 
 
-# ----- comparisons of runs (core.compare) -----
+# ----- comparisons of runs (imperial_lab.core.compare) -----
 
 # Seats are counted from the start player (seat 0 of a row is the start player, §3.1): a game draws
 # its start player (G25), so the seat as played says nothing about the order of play. Bots, winners

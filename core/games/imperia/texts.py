@@ -1,10 +1,10 @@
-"""Imperia's words for core.session (the plug-in's ``texts`` part): only what its generic defaults
-(core.session.PlainTexts) cannot know, that another seat's draw names a hidden tile (§7.2)."""
+"""Imperia's words for imperial_lab.core.session (the plug-in's ``texts`` part): only what its generic defaults
+(imperial_lab.core.session.PlainTexts) cannot know, that another seat's draw names a hidden tile (§7.2)."""
 
 from __future__ import annotations
 
-from core.games.imperia.actions import COLOURS
-from core.interface import CHANCE
+from imperial_lab.core.games.imperia.actions import COLOURS
+from imperial_lab.core.interface import CHANCE
 
 
 def seen_text(state, player: int, text: str, viewer) -> str:

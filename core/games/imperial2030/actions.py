@@ -24,9 +24,9 @@ with ``parse_action``; the grammar is documented in docs/formats.md ("Action not
 
 from __future__ import annotations
 
-from core.errors import NotationError
-from core.games.imperial2030.board import NATIONS, SPACES, Board
-from core.jsonio import clip
+from imperial_lab.core.errors import NotationError
+from imperial_lab.core.games.imperial2030.data import NATIONS, SPACES, Board
+from imperial_lab.core.jsonio import clip
 
 (DEAL, TOPUP, RONDEL, VETO, BUILD, PRODUCE, IMPORT, FLEET, ARMY, CANAL, FIGHT, DEMAND, DECLINE,
  BATTLE, DESTROY, END, FLAG, BUY, UPGRADE, PASS) = range(20)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import statistics
 import time
 
-from core.bots import make_bot
-from core.play import play_game
+from imperial_lab.core.bots import make_bot
+from imperial_lab.core.play import play_game
 
 
 def _games(n: int, seed: int, players: int) -> tuple[float, int, int]:

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 import sys
 
-from core.cli import MAX_BENCH, bounded, player_count, seed_value
-from core.errors import SetupError
+from imperial_lab.core.cli import MAX_BENCH, bounded, player_count, seed_value
+from imperial_lab.core.errors import SetupError
 
 
 def add_commands(sub, setups_sub) -> None:
@@ -25,7 +25,7 @@ def add_commands(sub, setups_sub) -> None:
     structure.add_argument("name", metavar="NAME")
     structure.add_argument("--json", action="store_true", help="print the structure as one JSON object")
     structure.set_defaults(run=_setups_structure)
-    from core.games.imperial2030.fair_setups import MAX_CANDIDATES, MAX_GAMES  # a light module (no scipy)
+    from imperial_lab.core.games.imperial2030.fair_setups import MAX_CANDIDATES, MAX_GAMES  # a light module (no scipy)
     fair = setups_sub.add_parser("search", help="search for a distribution whose seats win equally often, "
                                                 "validated on fresh games (docs/setups.md)")
     fair.add_argument("--players", type=player_count, default=4, help="2..6 (default 4)")
@@ -55,7 +55,7 @@ def add_commands(sub, setups_sub) -> None:
 # ----- bench -----
 
 def _bench(args) -> int:
-    from core.games.imperial2030.bench import run_bench
+    from imperial_lab.core.games.imperial2030.bench import run_bench
 
     print(f"imperial bench: {args.repeats} x {args.games} random {args.players}-player games ...", file=sys.stderr)
     result = run_bench(args.repeats, args.games, args.seed, args.players, progress=_bench_progress)
@@ -83,7 +83,7 @@ def _bench_progress(done: int, repeats: int, row: dict) -> None:
 # ----- setups -----
 
 def _setups_structure(args) -> int:
-    from core.games.imperial2030.structure import setup_structure, structure_lines
+    from imperial_lab.core.games.imperial2030.structure import setup_structure, structure_lines
 
     structure = setup_structure(args.name)
     print(json.dumps(structure) if args.json else "\n".join(structure_lines(structure)))
@@ -91,7 +91,7 @@ def _setups_structure(args) -> int:
 
 
 def _setups_search(args) -> int:
-    from core.games.imperial2030.fair_setups import check_save_name, check_search_bots, format_result, save_setup, search
+    from imperial_lab.core.games.imperial2030.fair_setups import check_save_name, check_search_bots, format_result, save_setup, search
 
     check_search_bots(args.bots, args.players)  # every refusal before the first game
     if args.finalists > args.candidates:

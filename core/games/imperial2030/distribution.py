@@ -5,10 +5,10 @@ Below the game and the position documents, which both read bonds: so neither imp
 
 from __future__ import annotations
 
-from core.errors import SetupError
-from core.games.imperial2030.board import NATIONS
-from core.games.imperial2030.limits import MAX_MONEY
-from core.jsonio import clip
+from imperial_lab.core.errors import SetupError
+from imperial_lab.core.games.imperial2030.data import NATIONS
+from imperial_lab.core.games.imperial2030.limits import MAX_MONEY
+from imperial_lab.core.jsonio import clip
 
 
 def parse_bond(entry, where: str) -> tuple[int, int]:

@@ -25,11 +25,11 @@ bonds, the offsets, the cash, the handicap), distinct from each other. Each pass
 ``check_setup``, the checks of ``setups.read_setup_file`` on the document in memory.
 
 **Measure.** Every candidate plays the same N games, without rotating the seats (the seats are what
-is measured): game k is played with seed ``core.simulate.game_seed(seed, k)`` and seat p's bot is
+is measured): game k is played with seed ``imperial_lab.core.simulate.game_seed(seed, k)`` and seat p's bot is
 ``make_bot(spec, 100 * game_seed + p)``, like ``imperial simulate``, so ``imperial play --setup FILE
 --seed <game seed> --bots ...`` plays any of them again. A seat wins a game when it is among the
 winners (a shared win counts for every winner). Per seat: win rate with its 95% Wilson interval
-(``core.stats.wilson``); over the seats: the chi-square goodness of fit of the win counts against
+(``imperial_lab.core.stats.wilson``); over the seats: the chi-square goodness of fit of the win counts against
 equal shares (``scipy.stats.chisquare``) and the gap between the best and the worst seat's rate.
 
 **Choice and validation.** The fairest candidate is the one of the smallest chi-square (ties: the
@@ -52,19 +52,19 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from core.bots import make_bot, parse_bot_spec, seat_bots
-from core.errors import SetupError
-from core.games.imperial2030.board import NATIONS, load_board
-from core.games.imperial2030.distribution import validate_distribution
-from core.games.imperial2030.setups import FILE_KEYS, PRESETS, SEAT_KEYS, read_setup_file, setups_folder
-from core.interface import make_game, seat_name
-from core.jsonio import clip
+from imperial_lab.core.bots import make_bot, parse_bot_spec, seat_bots
+from imperial_lab.core.errors import SetupError
+from imperial_lab.core.games.imperial2030.data import NATIONS, load_board
+from imperial_lab.core.games.imperial2030.distribution import validate_distribution
+from imperial_lab.core.games.imperial2030.setups import FILE_KEYS, PRESETS, SEAT_KEYS, read_setup_file, setups_folder
+from imperial_lab.core.interface import make_game, seat_name
+from imperial_lab.core.jsonio import clip
 
 MAX_CANDIDATES = 1_000
 MAX_GAMES = 100_000  # per candidate, and of the validation
 MIN_PLAYERS, MAX_PLAYERS = 2, 6  # what custom setups allow
 SEARCH_BOTS = ("random", "heuristic")  # mcts plays about a second per decision: far too slow for thousands of games
-NAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")  # the dashboard's setup names (core/games/imperial2030/dashboard/setup_table.py)
+NAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")  # the dashboard's setup names (dashboard/games/imperial2030/setup_table.py)
 GOVERNING_BONDS = (3, 4, 5)  # bond numbers: 6m, 9m, 12m
 MINOR_BONDS = (1, 2, 3)  # 2m, 4m, 6m
 OWN_BOND = 1  # the governor's optional 2m bond of his own nation
@@ -90,7 +90,7 @@ class Structure:
 
 def first_card_holder(structure: Structure) -> int:
     """The seat that gets the investor card at the start: the one after the government of the first
-    governed nation in turn order (§4.4, core.games.imperial2030.setup.finish_setup)."""
+    governed nation in turn order (§4.4, imperial_lab.core.games.imperial2030.setup.finish_setup)."""
     first = min(n for nations in structure.governed for n in nations)
     governor = next(p for p, nations in enumerate(structure.governed) if first in nations)
     return (governor + 1) % structure.players
@@ -311,7 +311,7 @@ def seat_balance(wins: list[int], games: int) -> dict:
     winner): per seat rate and 95% Wilson interval, chi-square of the wins against equal shares, gap."""
     from scipy.stats import chisquare
 
-    from core.stats import wilson
+    from imperial_lab.core.stats import wilson
 
     if games < 1 or len(wins) < 2:
         raise SetupError("seat balance: needs at least one game and two seats")
@@ -327,8 +327,8 @@ def seat_balance(wins: list[int], games: int) -> dict:
 
 def play_seat_games(config: dict, bots: list[str], seed: int, first: int, games: int, on_game=None) -> dict:
     """Play games ``first..first+games-1`` of ``seed`` from ``config`` (no rotation) and measure them."""
-    from core.play import play_game
-    from core.simulate import game_seed
+    from imperial_lab.core.play import play_game
+    from imperial_lab.core.simulate import game_seed
 
     wins = [0] * config["players"]
     for k in range(first, first + games):

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from core.errors import SetupError
-from core.games.imperial2030 import search
-from core.games.imperial2030.board import NATIONS, load_board
-from core.games.imperial2030.distribution import validate_distribution
-from core.games.imperial2030.limits import MAX_UNIT_LIMIT
-from core.games.imperial2030.position import state_from_document
-from core.games.imperial2030.setup import start
-from core.games.imperial2030.state import State
-from core.jsonio import clip
+from imperial_lab.core.errors import SetupError
+from imperial_lab.core.games.imperial2030 import search
+from imperial_lab.core.games.imperial2030.data import NATIONS, load_board
+from imperial_lab.core.games.imperial2030.distribution import validate_distribution
+from imperial_lab.core.games.imperial2030.limits import MAX_UNIT_LIMIT
+from imperial_lab.core.games.imperial2030.position import state_from_document
+from imperial_lab.core.games.imperial2030.setup import start
+from imperial_lab.core.games.imperial2030.state import State
+from imperial_lab.core.jsonio import clip
 
 SETUPS = ("standard", "variant", "custom")
 CONFIG_KEYS = {"game", "players", "setup", "deal", "start_player", "distribution", "unit_limits", "cash_topup",

@@ -35,12 +35,12 @@ import statistics
 from dataclasses import asdict, dataclass, fields
 from itertools import compress
 
-from core.games.imperial2030.actions import (ARMY, BATTLE, BUILD, BUY, CANAL, DEMAND, DESTROY, END, FIGHT, FLEET, FLEET_UNIT,
+from imperial_lab.core.games.imperial2030.actions import (ARMY, BATTLE, BUILD, BUY, CANAL, DEMAND, DESTROY, END, FIGHT, FLEET, FLEET_UNIT,
                                        FRIENDLY, HOSTILE, IMPORT, TOPUP, UPGRADE, VETO)
-from core.games.imperial2030.board import ARMAMENTS, HOME, INVESTOR, SEA, SHIPYARD
-from core.games.imperial2030.pending import (P_CANAL, P_DEMAND, P_FACTORY, P_FIGHT, P_FLAG, P_IMPORT, P_INVEST,
+from imperial_lab.core.games.imperial2030.data import ARMAMENTS, HOME, INVESTOR, SEA, SHIPYARD
+from imperial_lab.core.games.imperial2030.pending import (P_CANAL, P_DEMAND, P_FACTORY, P_FIGHT, P_FLAG, P_IMPORT, P_INVEST,
                                        P_MANEUVER, P_PRODUCE, P_TURN, P_VARIANT, P_VETO)
-from core.games.imperial2030.turn import passes_investor
+from imperial_lab.core.games.imperial2030.turn import passes_investor
 
 DEFAULT_TEMPERATURE = 0.3  # see HeuristicBot; docs/league.md gives its win rate against random bots
 MAX_TEMPERATURE = 100.0  # far above it every action is as likely as any other: a typo, not a setting
@@ -283,7 +283,7 @@ class HeuristicBot:
     """
 
     name = "heuristic"
-    # bot spec parameters (core.bots): name -> (type, low, high, default)
+    # bot spec parameters (imperial_lab.core.bots): name -> (type, low, high, default)
     PARAMS = {"temperature": (float, 0.0, MAX_TEMPERATURE, DEFAULT_TEMPERATURE),
               **{f.name: (float, 1.0 if f.name == "patience" else 0.0, 10_000.0, f.default) for f in fields(Weights)}}
 

@@ -23,9 +23,9 @@ When each check applies:
 
 from __future__ import annotations
 
-from core.games.imperial2030.board import HOME, NATIONS, SEA, SHIPYARD
-from core.interface import seat_name
-from core.games.imperial2030.pending import (P_DEAL, P_FACTORY, P_IMPORT, P_INVEST, P_MANEUVER, P_PRODUCE, P_TURN,
+from imperial_lab.core.games.imperial2030.data import HOME, NATIONS, SEA, SHIPYARD
+from imperial_lab.core.interface import seat_name
+from imperial_lab.core.games.imperial2030.pending import (P_DEAL, P_FACTORY, P_IMPORT, P_INVEST, P_MANEUVER, P_PRODUCE, P_TURN,
                                        P_VARIANT, PENDING_NAMES)
 
 MAX_PP = 25

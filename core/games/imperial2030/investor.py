@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from core.games.imperial2030.actions import BUY, PASS, UPGRADE
-from core.games.imperial2030.board import NATIONS
-from core.games.imperial2030.events import BANK, player_ref
-from core.games.imperial2030.pending import P_INVEST
-from core.interface import seat_name
+from imperial_lab.core.games.imperial2030.actions import BUY, PASS, UPGRADE
+from imperial_lab.core.games.imperial2030.data import NATIONS
+from imperial_lab.core.games.imperial2030.events import BANK, player_ref
+from imperial_lab.core.games.imperial2030.pending import P_INVEST
+from imperial_lab.core.interface import seat_name
 
 
 # the actions of bond_transactions, shared by every legal list: [nation][bond index] and

@@ -9,11 +9,11 @@ in ``convoyed``. Refused canal crossings are kept in ``denied`` and not offered 
 
 from __future__ import annotations
 
-from core.games.imperial2030.actions import (ARMY, ARMY_UNIT, BATTLE, CANAL, DECLINE, DEMAND, DESTROY, END, FIGHT,
+from imperial_lab.core.games.imperial2030.actions import (ARMY, ARMY_UNIT, BATTLE, CANAL, DECLINE, DEMAND, DESTROY, END, FIGHT,
                                        FLAG, FLEET, FLEET_UNIT, FRIENDLY, HOSTILE, NO_STANCE, STANCE_NAMES,
                                        UNIT_NAMES)
-from core.games.imperial2030.board import HOME, NATIONS, SEA, bits
-from core.games.imperial2030.pending import P_CANAL, P_DEMAND, P_FIGHT, P_FLAG, P_MANEUVER
+from imperial_lab.core.games.imperial2030.data import HOME, NATIONS, SEA, bits
+from imperial_lab.core.games.imperial2030.pending import P_CANAL, P_DEMAND, P_FIGHT, P_FLAG, P_MANEUVER
 
 # Memos of army moves on the board (see army_moves) are emptied when they grow past this many
 # entries: a long batch of games would otherwise keep every position's moves for ever.

@@ -1,9 +1,9 @@
 """Imperial 2030's entry in the registry of games (core/registry.py)."""
 
-from core.games.imperial2030.game import Imperial2030
-from core.plugin import GamePlugin
+from imperial_lab.core.games.imperial2030.game import Imperial2030
+from imperial_lab.core.plugin import GamePlugin
 
-_HERE = "core.games.imperial2030"
+_HERE = "imperial_lab.core.games.imperial2030"
 
 PLUGIN = GamePlugin(
     name="imperial2030",
@@ -13,8 +13,8 @@ PLUGIN = GamePlugin(
     bots={"heuristic": f"{_HERE}.heuristic:HeuristicBot"},
     setups=f"{_HERE}.setups",
     tables=f"{_HERE}.tables",
-    texts=f"{_HERE}.describe",
+    texts=f"{_HERE}.texts",
     summary=f"{_HERE}.summary",
     commands=f"{_HERE}.commands",
-    pages=f"{_HERE}.dashboard.pages",
+    pages="imperial_lab.dashboard.games.imperial2030.pages",
 )

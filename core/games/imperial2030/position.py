@@ -7,15 +7,15 @@ of ``turn.nation``'s turn). Ids are the RULES.md ones: nation codes, region ids,
 
 from __future__ import annotations
 
-from core.errors import NotationError
-from core.games.imperial2030.invariants import MAX_PP, check_invariants
-from core.games.imperial2030.limits import MAX_MONEY, MAX_NATION_TURNS
-from core.jsonio import clip
-from core.games.imperial2030.actions import (ARMY_UNIT, FLEET_UNIT, FRIENDLY, HOSTILE, NO_STANCE, STANCE_NAMES, UNIT_NAMES,
+from imperial_lab.core.errors import NotationError
+from imperial_lab.core.games.imperial2030.invariants import MAX_PP, check_invariants
+from imperial_lab.core.games.imperial2030.limits import MAX_MONEY, MAX_NATION_TURNS
+from imperial_lab.core.jsonio import clip
+from imperial_lab.core.games.imperial2030.actions import (ARMY_UNIT, FLEET_UNIT, FRIENDLY, HOSTILE, NO_STANCE, STANCE_NAMES, UNIT_NAMES,
                                        action_text, parse_action)
-from core.games.imperial2030.board import NATIONS, SPACES
-from core.games.imperial2030.distribution import parse_bond
-from core.games.imperial2030.pending import CHANCE, P_TURN, PENDING_NAMES
+from imperial_lab.core.games.imperial2030.data import NATIONS, SPACES
+from imperial_lab.core.games.imperial2030.distribution import parse_bond
+from imperial_lab.core.games.imperial2030.pending import CHANCE, P_TURN, PENDING_NAMES
 
 FORMAT = 1
 
@@ -132,7 +132,7 @@ class _Reader:
 def state_from_document(blank, doc: dict, check: bool = True):
     """Fill ``blank`` (a new State of the document's game, made by the game: so this module needs no
     State class and the state module can use this one) with the position; raises NotationError naming the field that is wrong or, with ``check``, the
-    invariant (core.games.imperial2030.invariants) that the position breaks."""
+    invariant (imperial_lab.core.games.imperial2030.invariants) that the position breaks."""
     try:
         state = _state_from_document(blank, doc)
     except NotationError:

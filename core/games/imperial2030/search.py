@@ -91,7 +91,7 @@ def evaluate(state) -> list[float]:
 
 def playout_policy(rng):
     """The heuristic bot as a function state -> action."""
-    from core.games.imperial2030.heuristic import HeuristicBot
+    from imperial_lab.core.games.imperial2030.heuristic import HeuristicBot
 
     bot = HeuristicBot(rng.getrandbits(32))
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import permutations
 
-from core.errors import SetupError
-from core.games.imperial2030.actions import BUY, DEAL, PASS
-from core.games.imperial2030.board import NATIONS
-from core.games.imperial2030.events import BANK, player_ref
-from core.games.imperial2030.investor import bond_index
-from core.games.imperial2030.pending import CHANCE, P_DEAL, P_VARIANT
+from imperial_lab.core.errors import SetupError
+from imperial_lab.core.games.imperial2030.actions import BUY, DEAL, PASS
+from imperial_lab.core.games.imperial2030.data import NATIONS
+from imperial_lab.core.games.imperial2030.events import BANK, player_ref
+from imperial_lab.core.games.imperial2030.investor import bond_index
+from imperial_lab.core.games.imperial2030.pending import CHANCE, P_DEAL, P_VARIANT
 
 
 def deal_cards(board, nplayers: int) -> list[str]:

@@ -1,5 +1,5 @@
 """Imperial 2030's named starting distributions (docs/setups.md; the plug-in's ``setups`` part, which
-``core.setups`` asks): ``standard``, ``variant`` and the custom files of
+``imperial_lab.core.setups`` asks): ``standard``, ``variant`` and the custom files of
 ``data/setups/*.json``.
 
 A setup file is ``{"description": ..., "players": [{"cash": 3, "bonds": ["RU 4"]}, ...]}`` with
@@ -11,14 +11,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.errors import ImperialError, SetupError
-from core.games.imperial2030.board import load_board
-from core.games.imperial2030.distribution import validate_distribution
-from core.games.imperial2030.game import Imperial2030
-from core.jsonio import clip, read_json_file
-from core.setups import custom_folder, is_file
+from imperial_lab.core.errors import ImperialError, SetupError
+from imperial_lab.core.files import data_path, user_folder
+from imperial_lab.core.games.imperial2030.data import load_board
+from imperial_lab.core.games.imperial2030.distribution import validate_distribution
+from imperial_lab.core.games.imperial2030.game import Imperial2030
+from imperial_lab.core.jsonio import clip, read_json_file
+from imperial_lab.core.setups import custom_folder, is_file
 
-SETUPS_DIR = Path(__file__).resolve().parents[3] / "data" / "setups"
+SETUPS_DIR = data_path("setups")  # the shipped named setups
 PRESETS = {
     "standard": "the standard deal for the player count: flag cards dealt at random (§4.2)",
     "variant": "experienced players' variant: starting cash, then each seat's bot picks bonds nation by nation (§4.3)",
@@ -28,33 +29,42 @@ SEAT_KEYS = {"cash", "bonds", "starting_cash"}
 
 
 def setups_folder() -> Path:
-    """The folder of custom setups the dashboard and ``--save`` use: ``$IMPERIAL_LAB_SETUPS``, else
-    data/setups."""
-    return custom_folder() or SETUPS_DIR
+    """The folder of the user's own setups, which the dashboard and ``--save`` write to:
+    ``$IMPERIAL_LAB_SETUPS``, else ``setups/`` in the user folder (imperial_lab.core.files)."""
+    return custom_folder() or user_folder() / "setups"
 
 
-def list_setups(folder: Path = SETUPS_DIR) -> list[dict]:
+def setup_files(folder: Path | None = None) -> dict[str, Path]:
+    """Every setup file by name: the shipped ones (data/setups), then the user's (``folder``, default
+    ``setups_folder()``), whose file wins where both have a name."""
+    folder = setups_folder() if folder is None else folder
+    found = {path.stem: path for path in sorted(SETUPS_DIR.glob("*.json"))}
+    found.update({path.stem: path for path in sorted(folder.glob("*.json"))} if folder.is_dir() else {})
+    return dict(sorted(found.items()))
+
+
+def list_setups(folder: Path | None = None) -> list[dict]:
     """Every named setup: ``name``, ``players`` (None: any count 2..6) and ``description``."""
     rows = [{"name": name, "players": None, "description": text} for name, text in PRESETS.items()]
-    for path in sorted(folder.glob("*.json")):
+    for name, path in setup_files(folder).items():
         doc = read_setup_file(path)
-        rows.append({"name": path.stem, "players": len(doc["players"]), "description": doc["description"]})
+        rows.append({"name": name, "players": len(doc["players"]), "description": doc["description"]})
     return rows
 
 
-def setup_names(folder: Path = SETUPS_DIR) -> list[str]:
+def setup_names(folder: Path | None = None) -> list[str]:
     """The names ``load_setup`` knows, without reading the files."""
-    return [*PRESETS, *sorted(path.stem for path in folder.glob("*.json"))]
+    return [*PRESETS, *setup_files(folder)]
 
 
-def show_setup(name: str, folder: Path = SETUPS_DIR) -> dict:
+def show_setup(name: str, folder: Path | None = None) -> dict:
     """The document of one setup: a preset's description, or the whole (checked) file."""
     if name in PRESETS:
         return {"name": name, "players": None, "description": PRESETS[name]}
     return {"name": name, **read_setup_file(_path(name, folder))}
 
 
-def load_setup(name: str, players: int | None = None, folder: Path = SETUPS_DIR) -> dict:
+def load_setup(name: str, players: int | None = None, folder: Path | None = None) -> dict:
     """The game configuration of setup ``name`` (a preset, a file of ``folder`` or a file path).
 
     ``players`` defaults to 4 for the presets and to the count a file lists; a file refuses any other.
@@ -78,16 +88,16 @@ def play_config(setup: str, players: int | None = None) -> dict:
         return load_setup(setup, players)
     if not is_file(Path(setup)):
         named = ", ".join(setup_names()[2:])
-        raise SetupError(f"--setup: {clip(setup)} is neither standard nor variant, nor a setup of data/setups "
+        raise SetupError(f"--setup: {clip(setup)} is neither standard nor variant, nor a named setup "
                          f"({named}), nor a distribution file")
     config = {"game": Imperial2030.name, "setup": "custom", "distribution": read_json_file(setup, SetupError)}
     return config if players is None else {**config, "players": players}
 
 
-def _path(name: str, folder: Path) -> Path:
-    """A setup of the folder by name, else an existing file path (so ``--setup my.json`` works too)."""
-    named = folder / f"{name}.json"
-    if "/" not in name and is_file(named):
+def _path(name: str, folder: Path | None) -> Path:
+    """A setup file by name, else an existing file path (so ``--setup my.json`` works too)."""
+    named = setup_files(folder).get(name)
+    if "/" not in name and named is not None:
         return named
     if is_file(Path(name)):
         return Path(name)

@@ -19,19 +19,19 @@ factory, production, import, taxation), ``maneuver``, ``investor`` and ``setup``
 
 from __future__ import annotations
 
-from core.errors import IllegalActionError
-from core.games.imperial2030.actions import ARMY_UNIT, HOSTILE, NO_STANCE, TOPUP, action_text, parse_action
-from core.games.imperial2030.board import HOME, NATIONS, Board
-from core.games.imperial2030.events import Event
-from core.games.imperial2030.investor import InvestorRules
-from core.games.imperial2030.maneuver import ManeuverRules
-from core.games.imperial2030.pending import CHANCE, P_DEAL, PENDING_NAMES, TERMINAL
-from core.games.imperial2030.position import state_to_document
-from core.games.imperial2030.scoring import scores, winners
-from core.games.imperial2030.setup import SetupRules
-from core.games.imperial2030.turn import TurnRules
-from core.interface import seat_name
-from core.jsonio import clip
+from imperial_lab.core.errors import IllegalActionError
+from imperial_lab.core.games.imperial2030.actions import ARMY_UNIT, HOSTILE, NO_STANCE, TOPUP, action_text, parse_action
+from imperial_lab.core.games.imperial2030.data import HOME, NATIONS, Board
+from imperial_lab.core.games.imperial2030.events import Event
+from imperial_lab.core.games.imperial2030.investor import InvestorRules
+from imperial_lab.core.games.imperial2030.maneuver import ManeuverRules
+from imperial_lab.core.games.imperial2030.pending import CHANCE, P_DEAL, PENDING_NAMES, TERMINAL
+from imperial_lab.core.games.imperial2030.position import state_to_document
+from imperial_lab.core.games.imperial2030.scoring import scores, winners
+from imperial_lab.core.games.imperial2030.setup import SetupRules
+from imperial_lab.core.games.imperial2030.turn import TurnRules
+from imperial_lab.core.interface import seat_name
+from imperial_lab.core.jsonio import clip
 
 _NATION_INDEX = {code: n for n, code in enumerate(NATIONS)}
 _LISTS = ("cash", "swiss", "owner", "treasury", "pp", "rondel", "gov", "factory", "armies", "hostile",

@@ -1,7 +1,7 @@
-"""Imperial 2030's tables (docs/data-dictionary.md; the plug-in's ``tables`` part, which ``core.tables``
+"""Imperial 2030's tables (docs/data-dictionary.md; the plug-in's ``tables`` part, which ``imperial_lab.core.tables``
 plays and records games with): their schema and the recorder that fills them.
 
-A ``GameRecorder`` follows one game through ``core.play.play_game`` (``on_start``/``on_step``) or a
+A ``GameRecorder`` follows one game through ``imperial_lab.core.play.play_game`` (``on_start``/``on_step``) or a
 move-log replay and reads only the engine's events and state. Building tuples is all it does per
 action.
 
@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import json
 
-from core.games.imperial2030.board import NATIONS, SPACES
-from core.games.imperial2030.scoring import scores
-from core.interface import CHANCE
-from core.tables import Recorder
+from imperial_lab.core.games.imperial2030.data import NATIONS, SPACES
+from imperial_lab.core.games.imperial2030.scoring import scores
+from imperial_lab.core.interface import CHANCE
+from imperial_lab.core.tables import Recorder
 
 STATUSES = ("finished", "unfinished", "failed")
 CAUSES = ("setup", "investor")
@@ -287,9 +287,9 @@ _HANDLERS = {"rondel": GameRecorder._on_rondel, "veto": GameRecorder._on_veto,
              "bond_taken": GameRecorder._on_bond, "bond_returned": GameRecorder._on_bond,
              "government": GameRecorder._on_government}
 
-# The opening paragraphs of docs/data-dictionary.md (core.tables.data_dictionary).
+# The opening paragraphs of docs/data-dictionary.md (imperial_lab.core.tables.data_dictionary).
 INTRO = (
-    "`core.tables` turns games into six tables. `record_game(config, bots, bot_names, seed, run, game_id, "
+    "`imperial_lab.core.tables` turns games into six tables. `record_game(config, bots, bot_names, seed, run, game_id, "
     "setup)` plays and records one game (an error inside it becomes a `failed` games row, it never "
     "propagates); `record_replay(log, run, game_id, setup)` records a move log, checked like `imperial "
     "replay`. Both return rows of plain tuples per table; `merge_rows` joins the rows of many games and "
@@ -303,7 +303,7 @@ INTRO = (
     "dtype_backend=\"pyarrow\")`; plain `pd.read_parquet` gives one NumPy array per row.")
 
 
-# ----- comparisons of runs (core.compare) -----
+# ----- comparisons of runs (imperial_lab.core.compare) -----
 
 # Lead changes per finished game (Ludii's LeadChange): the nation turns after which the score leader
 # (§10, "if the game ended now") differs from the leader before. A tie for the lead names no leader,
@@ -325,7 +325,7 @@ LEFT JOIN (
           HAVING max(8 * score::INTEGER + player) % 8 = 7 - max(8 * score::INTEGER + 7 - player) % 8)) x
 USING (run, game_id)
 GROUP BY ALL"""
-# One row per finished game (core.compare's per-game rows). DuckDB lists are 1-based: [1] is the highest score after the sort.
+# One row per finished game (imperial_lab.core.compare's per-game rows). DuckDB lists are 1-based: [1] is the highest score after the sort.
 COMPARE_SQL = f"""
 SELECT g.run, g.game_id, g.setup, g.players, g.bots, g.winners, g.scores, g.rounds,
        list_reverse_sort(g.scores)[1] - list_reverse_sort(g.scores)[2] AS margin, lead.lead_changes

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from core.games.imperial2030.actions import (ARMY_UNIT, BUILD, FLEET_UNIT, IMPORT, PRODUCE, RONDEL, TOPUP, UNIT_NAMES,
+from imperial_lab.core.games.imperial2030.actions import (ARMY_UNIT, BUILD, FLEET_UNIT, IMPORT, PRODUCE, RONDEL, TOPUP, UNIT_NAMES,
                                        VETO)
-from core.games.imperial2030.board import ARMAMENTS, INVESTOR, NATIONS, SHIPYARD, SPACES
-from core.games.imperial2030.events import BANK, player_ref
-from core.games.imperial2030.pending import P_FACTORY, P_IMPORT, P_PRODUCE, P_TURN, P_VETO, TERMINAL
-from core.games.imperial2030.scoring import scores, winners
+from imperial_lab.core.games.imperial2030.data import ARMAMENTS, INVESTOR, NATIONS, SHIPYARD, SPACES
+from imperial_lab.core.games.imperial2030.events import BANK, player_ref
+from imperial_lab.core.games.imperial2030.pending import P_FACTORY, P_IMPORT, P_PRODUCE, P_TURN, P_VETO, TERMINAL
+from imperial_lab.core.games.imperial2030.scoring import scores, winners
 
 IMPORT_DONE = (IMPORT, -1, -1)
 

@@ -7,6 +7,6 @@ allotment, scoring a region, the events), scoring (the result), position (docume
 a position builder), invariants, search (MCTS hooks).
 """
 
-from core.games.imperial_powers.game import ImperialPowers
+from imperial_lab.core.games.imperial_powers.game import ImperialPowers
 
 __all__ = ["ImperialPowers"]

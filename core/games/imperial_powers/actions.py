@@ -22,9 +22,9 @@ A text that does not parse is a NotationError naming the rule of the part that i
 
 from __future__ import annotations
 
-from core.errors import NotationError
-from core.jsonio import clip
-from core.games.imperial_powers.data import data
+from imperial_lab.core.errors import NotationError
+from imperial_lab.core.jsonio import clip
+from imperial_lab.core.games.imperial_powers.data import data
 
 ROLL, POWER, DEAL_INFLUENCE, DEAL_DEVELOPMENT, ASSIGN, PLAY, MOVE, PASS, EVENT, TARGET, DIE = range(11)
 CHANCE_TYPES = (ROLL, DEAL_INFLUENCE, DEAL_DEVELOPMENT, EVENT, DIE)  # POWER too, under random assignment

@@ -13,10 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.errors import DataError
-from core.jsonio import read_json_file
+from imperial_lab.core.errors import DataError
+from imperial_lab.core.files import data_path
+from imperial_lab.core.jsonio import read_json_file
 
-DATA_PATH = Path(__file__).resolve().parents[3] / "data" / "imperial_powers" / "data.json"
+DATA_PATH = data_path("imperial_powers", "data.json")
 REGION_COUNT = 10  # one event per region per turn (R18) needs as many events as regions
 
 

@@ -13,11 +13,11 @@ a SetupError naming the key.
 
 from __future__ import annotations
 
-from core.errors import SetupError
-from core.jsonio import clip
-from core.games.imperial_powers.data import data
-from core.games.imperial_powers.rules import TIE_RULES
-from core.games.imperial_powers.state import CHANCE_PHASES, P_POWER, State
+from imperial_lab.core.errors import SetupError
+from imperial_lab.core.jsonio import clip
+from imperial_lab.core.games.imperial_powers.data import data
+from imperial_lab.core.games.imperial_powers.rules import TIE_RULES
+from imperial_lab.core.games.imperial_powers.state import CHANCE_PHASES, P_POWER, State
 
 D = data()
 OPTIONS = ("power_assignment", "tie_rule", "spain_bonus_on_exploitation", "portuguese_bonus", "event_resolution",
@@ -58,24 +58,24 @@ class ImperialPowers:
 
     def state_from_json(self, doc: dict):
         """The state of a position document (``State.to_json``); NotationError if malformed."""
-        from core.games.imperial_powers.position import state_from_document
+        from imperial_lab.core.games.imperial_powers.position import state_from_document
         return state_from_document(self, doc)
 
     # ----- search hooks (docs/interface.md, "Search hooks") -----
 
     def resample(self, state, player: int, rng):
         """A state consistent with what ``player`` has seen: the cards it has not seen redealt."""
-        from core.games.imperial_powers.search import resample
+        from imperial_lab.core.games.imperial_powers.search import resample
         return resample(state, player, rng)
 
     def evaluate(self, state) -> list[float]:
         """Each seat's estimated share of the win from the VP (final at the end)."""
-        from core.games.imperial_powers.search import evaluate
+        from imperial_lab.core.games.imperial_powers.search import evaluate
         return evaluate(state)
 
     def playout_policy(self, rng):
         """The heuristic bot (a function state -> action) for the playouts, seeded from ``rng``."""
-        from core.games.imperial_powers.search import playout_policy
+        from imperial_lab.core.games.imperial_powers.search import playout_policy
         return playout_policy(rng)
 
 

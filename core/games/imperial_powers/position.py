@@ -15,11 +15,11 @@ their dice, the setup rolls, and who is to decide.
 
 from __future__ import annotations
 
-from core.errors import NotationError
-from core.jsonio import clip
-from core.games.imperial_powers.data import data
-from core.games.imperial_powers.rules import REGIONS, SOURCES, leader, value
-from core.games.imperial_powers.state import DECKS, PHASES, State, start_phase
+from imperial_lab.core.errors import NotationError
+from imperial_lab.core.jsonio import clip
+from imperial_lab.core.games.imperial_powers.data import data
+from imperial_lab.core.games.imperial_powers.rules import REGIONS, SOURCES, leader, value
+from imperial_lab.core.games.imperial_powers.state import DECKS, PHASES, State, start_phase
 
 FORMAT = 1
 D = data()
@@ -182,7 +182,7 @@ def state_from_document(game, doc, check: bool = True) -> State:
     _read_tactics(st, _get(doc, "tactics"))
     _read_events(st, _get(doc, "events"))
     if check:
-        from core.games.imperial_powers.invariants import check_invariants
+        from imperial_lab.core.games.imperial_powers.invariants import check_invariants
         problems = check_invariants(st)
         if problems:
             raise NotationError("position: " + "; ".join(problems[:5]))
@@ -295,7 +295,7 @@ def build(players: int = 4, powers: list | None = None, instigator: int = 0, tur
     The Portuguese starting VP is granted as in the setup; the instigator has held the token since
     turn 1 in seat order, so ``first_instigator`` follows from it.
     """
-    from core.games.imperial_powers.game import ImperialPowers
+    from imperial_lab.core.games.imperial_powers.game import ImperialPowers
 
     powers = list(powers or D.powers[:players])
     game = ImperialPowers({"players": players, **(config or {}), "power_assignment": "fixed", "powers": powers})

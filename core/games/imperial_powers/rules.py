@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 
-from core.errors import DataError
-from core.games.imperial_powers.data import data
+from imperial_lab.core.errors import DataError
+from imperial_lab.core.games.imperial_powers.data import data
 
 D = data()
 REGIONS = len(D.regions)

@@ -7,7 +7,7 @@ provisional result.
 
 from __future__ import annotations
 
-from core.games.imperial_powers.rules import REGIONS, leader, vp_totals
+from imperial_lab.core.games.imperial_powers.rules import REGIONS, leader, vp_totals
 
 
 def standings(st) -> list[tuple[int, int]]:

@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import math
 
-from core.games.imperial_powers.data import data
-from core.games.imperial_powers.heuristic import Contest, ImperialPowersHeuristicBot
-from core.games.imperial_powers.rules import REGIONS, awards, leader_of, vp_totals
-from core.games.imperial_powers.state import P_EVENT_DRAW, P_OVER
-from core.games.imperial_powers.scoring import standings
+from imperial_lab.core.games.imperial_powers.data import data
+from imperial_lab.core.games.imperial_powers.heuristic import Contest, ImperialPowersHeuristicBot
+from imperial_lab.core.games.imperial_powers.rules import REGIONS, awards, leader_of, vp_totals
+from imperial_lab.core.games.imperial_powers.state import P_EVENT_DRAW, P_OVER
+from imperial_lab.core.games.imperial_powers.scoring import standings
 
 D = data()
 VALUE = D.card_values

@@ -57,16 +57,16 @@ from __future__ import annotations
 from bisect import insort
 from dataclasses import dataclass, field
 
-from core.errors import IllegalActionError
-from core.interface import CHANCE, TERMINAL, seat_name
-from core.jsonio import clip
-from core.games.imperial_powers import rules
-from core.games.imperial_powers.actions import (ASSIGN, ASSIGN_ACTIONS, CHANCE_TYPES, DEAL_DEVELOPMENT,
+from imperial_lab.core.errors import IllegalActionError
+from imperial_lab.core.interface import CHANCE, TERMINAL, seat_name
+from imperial_lab.core.jsonio import clip
+from imperial_lab.core.games.imperial_powers import rules
+from imperial_lab.core.games.imperial_powers.actions import (ASSIGN, ASSIGN_ACTIONS, CHANCE_TYPES, DEAL_DEVELOPMENT,
                                                 DEAL_DEVELOPMENT_ACTIONS, DEAL_INFLUENCE, DEAL_INFLUENCE_ACTIONS,
                                                 DIE, DIE_ACTIONS, EVENT, EVENT_ACTIONS, MOVE, MOVE_ACTIONS,
                                                 PASS, PASS_ACTION, PLAY, PLAY_ACTIONS, POWER, POWER_ACTIONS, ROLL,
                                                 ROLL_ACTIONS, TARGET, TARGET_ACTIONS, action_text, parse_action)
-from core.games.imperial_powers.data import data
+from imperial_lab.core.games.imperial_powers.data import data
 
 D = data()
 P_ROLL, P_POWER, P_DRAW, P_BID, P_DEVELOP, P_TACTICS, P_EVENT_DRAW, P_EVENT_ASSIGN, P_EVENT_DIE, P_OVER = range(10)
@@ -197,7 +197,7 @@ class State:
 
     def winners(self) -> list[int]:
         """Most VP, then most regions led, else a shared win (§7, R20); on the map as it stands."""
-        from core.games.imperial_powers.scoring import winners
+        from imperial_lab.core.games.imperial_powers.scoring import winners
         return winners(self)
 
     def clone(self) -> "State":
@@ -212,13 +212,13 @@ class State:
         return other
 
     def to_json(self) -> dict:
-        from core.games.imperial_powers.position import state_to_document
+        from imperial_lab.core.games.imperial_powers.position import state_to_document
         return state_to_document(self)
 
     def observation(self, player: int | None) -> dict:
         """What ``player`` may see (§6.2): the public position and its own cards; other hands and
         strips only as sizes, no deck's contents. ``None``: an observer who sees only the public."""
-        from core.games.imperial_powers.position import observation
+        from imperial_lab.core.games.imperial_powers.position import observation
         return observation(self, player)
 
     def __eq__(self, other) -> bool:

@@ -1,8 +1,8 @@
 """Imperial Powers' tables (RULES.md §8; docs/data-dictionary.md, "Data dictionary: Imperial Powers"):
-their schema and the recorder that fills them (the plug-in's ``tables`` part, which ``core.tables``
+their schema and the recorder that fills them (the plug-in's ``tables`` part, which ``imperial_lab.core.tables``
 plays and records games with).
 
-A ``GameRecorder`` follows one game through ``core.play.play_game`` (``on_start``/``on_step``) or a
+A ``GameRecorder`` follows one game through ``imperial_lab.core.play.play_game`` (``on_start``/``on_step``) or a
 move-log replay. Most actions need nothing from it: per action it only keeps the bid's cards, the
 development card played, the Tactics moves and the seats of the dice. The map is read at two
 moments of a turn: after the last Tactics decision (Reveal and Score run inside that action) and
@@ -20,13 +20,13 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
-from core.games.imperial_powers.actions import ASSIGN, DIE, MOVE, PASS, PLAY, POWER, ROLL, TARGET
-from core.games.imperial_powers.data import data
-from core.games.imperial_powers.rules import EXPLOITATION, PLACES, REGIONS, SPAIN, START, leader, leader_of
-from core.games.imperial_powers.scoring import standings
-from core.games.imperial_powers.state import INFLUENCE, P_OVER, P_POWER, P_TACTICS
-from core.interface import CHANCE
-from core.tables import Recorder
+from imperial_lab.core.games.imperial_powers.actions import ASSIGN, DIE, MOVE, PASS, PLAY, POWER, ROLL, TARGET
+from imperial_lab.core.games.imperial_powers.data import data
+from imperial_lab.core.games.imperial_powers.rules import EXPLOITATION, PLACES, REGIONS, SPAIN, START, leader, leader_of
+from imperial_lab.core.games.imperial_powers.scoring import standings
+from imperial_lab.core.games.imperial_powers.state import INFLUENCE, P_OVER, P_POWER, P_TACTICS
+from imperial_lab.core.interface import CHANCE
+from imperial_lab.core.tables import Recorder
 
 D = data()
 VALUE = D.card_values
@@ -395,10 +395,10 @@ _ON = {ROLL: GameRecorder._setup, POWER: GameRecorder._setup, ASSIGN: GameRecord
 _ON = tuple(_ON.get(kind) for kind in range(DIE + 1))  # the action types are 0..DIE (actions.py)
 
 
-# The opening paragraphs of Imperial Powers' part of docs/data-dictionary.md (core.tables.data_dictionary).
+# The opening paragraphs of Imperial Powers' part of docs/data-dictionary.md (imperial_lab.core.tables.data_dictionary).
 INTRO = (
     "Imperial Powers' games are four tables (RULES.md §8), recorded by `core/games/imperial_powers/tables.py` "
-    "through the same `core.tables` functions (`record_game`, `record_replay`, `frames`) and stored and "
+    "through the same `imperial_lab.core.tables` functions (`record_game`, `record_replay`, `frames`) and stored and "
     "catalogued like the other games'; their names start with `ip_`. Every table starts with `run` and "
     "`game_id`. Seats are numbered from 0 (Player A); the first instigator is `ip_games.first_instigator`, and "
     "`ip_player_turn.rel_seat` counts seats from it (the instigator token then moves one seat a turn, §5.8). "
@@ -412,7 +412,7 @@ INTRO = (
 )
 
 
-# ----- comparisons of runs (core.compare) -----
+# ----- comparisons of runs (imperial_lab.core.compare) -----
 
 # Seats are counted from the first instigator (seat 0 of a row is the first instigator): the setup
 # roll decides who it is, so the seat as played says nothing about the order of play. Bots, winners

@@ -1,4 +1,4 @@
-"""Imperial Powers in words for core.session (the plug-in's ``texts`` part): what a decision is about
+"""Imperial Powers in words for imperial_lab.core.session (the plug-in's ``texts`` part): what a decision is about
 and its rule, a few lines of the position for the seat to decide, a note per legal action, who decides,
 and the events of an action.
 
@@ -7,19 +7,19 @@ so they are read from that seat's observation (RULES.md §6.2): its own hand and
 rest. ``event_lines`` are shown to everybody at the table (the terminal prints every move's, the Play
 page lists them), while the events of ``apply_action`` carry hidden content (the card dealt, the slot
 a card was bid under, a Tactics move): they are told as a spectator sees them
-(``dashboard.explain`` with ``PUBLIC``), "Player B is dealt an influence card".
+(``imperial_lab.core.games.imperial_powers.explain`` with ``PUBLIC``), "Player B is dealt an influence card".
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from core.games.imperial_powers.dashboard.explain import PUBLIC, Context, action_words, context_of_state, explain
-from core.games.imperial_powers.dashboard.rules_text import REFERENCE
-from core.games.imperial_powers.dashboard.steps import QUIET
-from core.games.imperial_powers.dashboard.words import (ability, card_label, cards_label, dev_label, dev_region,
+from imperial_lab.core.games.imperial_powers.explain import PUBLIC, Context, action_words, context_of_state, explain
+from imperial_lab.core.games.imperial_powers.rules_text import REFERENCE
+from imperial_lab.core.games.imperial_powers.steps import QUIET
+from imperial_lab.core.games.imperial_powers.words import (ability, card_label, cards_label, dev_label, dev_region,
                                                         event_effect, event_name, region_name, strip_label, who)
-from core.games.imperial_powers.data import data
+from imperial_lab.core.games.imperial_powers.data import data
 
 SEATS = "ABCDE"
 

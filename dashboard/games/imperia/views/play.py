@@ -1,0 +1,190 @@
+"""Imperia in the browser: people take seats of a game of Imperia, bots (random or heuristic) the
+others, and the game is played on this page.
+
+The game is a ``imperial_lab.core.session.PlaySession`` (the same logic as terminal play); the machinery every
+game's Play page shares (dashboard/playkit.py) gives it Undo, Save (the move log, which the Imperia
+explorer opens), Resume of a saved log, "watch the bots" move by move, and reload safety (the game is
+written to ``play/`` after every change and the address carries ``?game=ID``).
+
+The page shows only what one seat may see (``state.observation(seat)``, §7.2): the board, that
+seat's own hand, the other hands and piles as counts, and other seats' draws without the tile drawn.
+Several seats may be people's (hot-seat): they take turns at one screen, and when the person to
+decide is not the one holding the device, the page shows only "Pass the device to …" until that
+person clicks (a reloaded or resumed game, too, shows no hand before that click). The legal actions
+are grouped by kind (``place inf/o``, ``warlord``, ``mobilise``…): pick a kind and an action, then Play.
+"""
+
+from __future__ import annotations
+
+import random
+
+import streamlit as st
+
+from imperial_lab.core.errors import ImperialError
+from imperial_lab.dashboard.games.imperia.boardview import show_board
+from imperial_lab.core.games.imperia.explain import explain, who
+from imperial_lab.core.games.imperia.rules_text import link_sections, rule_title, section_link
+from imperial_lab.core.games.imperia.rules import next_space
+from imperial_lab.core.games.imperia.scoring import tallies
+from imperial_lab.core.games.imperia.texts import seen_text
+from imperial_lab.core.interface import CHANCE
+from imperial_lab.core.session import PlaySession
+from imperial_lab.dashboard import frame
+from imperial_lab.dashboard.playkit import PERSON, PlayKit
+from imperial_lab.dashboard.style import player_label
+
+KIT = PlayKit("imperia_play", "imperia", hidden=True, label=who, explorer="the Imperia explorer", max_players=4)
+BOTS = ("heuristic", "random")
+SHOWN_MAX = 40  # moves listed under "What happened"
+DECISIONS = {
+    "board": "lay a board: which one, which side, where and turned how far (§3.2)",
+    "fortress": "build your fortress (§3.3)",
+    "turn": "place a tile: a soldier from your hand, or the warlord (§6.4)",
+    "order": "give the general's order (§6.6)",
+}
+
+
+def group_of(text: str) -> str:
+    """The kind an action is listed under: ``place inf/o``, ``board 2A``, ``swap own``, ``warlord``…"""
+    words = text.split()
+    return " ".join(words[:2]) if words[0] in ("place", "board", "swap") else words[0]
+
+
+def grouped(session: PlaySession) -> dict[str, list]:
+    """The legal actions by kind, in the engine's order (so the first kind's first is the first legal)."""
+    groups: dict[str, list] = {}
+    for action in session.legal():
+        groups.setdefault(group_of(session.state.action_to_string(action)), []).append(action)
+    return groups
+
+
+# ----- a new game -----
+
+@st.fragment
+def new_game() -> None:
+    """The player count, the seed and each seat (a person or a bot). A fragment: choosing reruns only the form."""
+    st.markdown("Take a seat against the bots, or several: people take turns at this screen, each seeing only "
+                "their own hand (§7.2). Seat A begins unless chance draws another start player (§3.1).")
+    a, b, _ = st.columns([1, 1, 2])
+    players = a.selectbox("Players", (2, 3, 4), index=0, key=KIT.key("players"))
+    seed = b.number_input("Seed", 0, 2**31 - 1, value=None, placeholder="random", key=KIT.key("seed_input"))
+    seats = KIT.seat_boxes(players, BOTS)
+    if KIT.start_button(seats):
+        seed = random.randrange(2**31) if seed is None else int(seed)
+        specs = [None if choice == PERSON else choice for choice in seats]
+        KIT.start(PlaySession({"game": "imperia", "players": players}, specs, seed))
+
+
+# ----- the game -----
+
+def game(session: PlaySession) -> None:
+    KIT.advance(session)
+    KIT.controls(session)
+    KIT.notice()
+    if KIT.hand_over(session):
+        return
+    me = KIT.viewer(session)
+    state = session.state
+    history = session.history(max(0, len(session.actions) - SHOWN_MAX))
+    last_mine = next((k for k in range(len(history) - 1, -1, -1) if history[k].player == me), -1)
+    since = history[last_mine + 1:]  # the moves since the viewer's last (all of them before it)
+    _heading(session, history, me)
+    view = state.observation(me)
+    left, right = st.columns([1.2, 1])
+    with left:
+        changed = [s for step in since for e in step.events for key in ("space", "to", "a", "b")
+                   if isinstance(s := e.get(key), str) and "," in s]
+        show_board(view, highlight=[tuple(int(x) for x in s.split(",")) for s in changed])
+    with right:
+        if session.waiting_for() is not None:
+            choose(session)
+        st.markdown(hands_table(view, me))
+        st.markdown(scores_table(state))
+        what_happened(since, me)
+
+
+def _heading(session: PlaySession, history: list, me: int | None) -> None:
+    """The end and its winners, the person's decision, or (watching the bots) who moves next."""
+    state = session.state
+    if session.is_over():
+        ended = next(e for step in history for e in step.events if e["kind"] == "game_ended")
+        st.subheader("Game over")
+        (st.success if me in ended["winners"] else st.info)(explain(ended), icon=":material/trophy:")
+    elif session.waiting_for() is not None:
+        st.subheader(f"Your turn, {who(me)}")
+        st.markdown(link_sections(f"You {DECISIONS.get(state.decision_name(), state.decision_name())}."
+                                  + _front_line(state, me)))
+    else:
+        st.subheader(f"Next to move: {KIT.mover(session)}")
+        KIT.watch_buttons(session)
+
+
+def _front_line(state, me: int) -> str:
+    if state.decision_name() != "turn" or state.cube[me] < 0:
+        return ""
+    f, n = state.cube[me], next_space(state, me)
+    where = f"{n >> 3},{n & 7}" if n >= 0 else "off the board or none (a warlord front)"
+    return f" Your front is {f >> 3},{f & 7}; its next space is {where} (§6.1)."
+
+
+def choose(session: PlaySession) -> None:
+    """The legal actions by kind: a kind, then one of its actions, then Play."""
+    groups = grouped(session)
+    changes = session.changes  # widget keys per position: the options change with it
+    kinds = list(groups)
+    kind = st.radio("Kind", kinds, horizontal=True, key=f"{KIT.key('kind')}_{changes}") if len(kinds) > 1 else kinds[0]
+    actions = groups[kind]
+    action = st.selectbox(f"{len(actions)} choices of {kind}", actions, format_func=session.state.action_to_string,
+                          key=f"{KIT.key('action')}_{changes}")
+    st.button("Play", icon=":material/play_arrow:", type="primary", key=KIT.key("move"), on_click=KIT.choose,
+              args=(changes, session.legal().index(action) + 1), width="stretch")
+
+
+def hands_table(view: dict, me: int | None) -> str:
+    """Your hand by tile type; the others' hands and piles as counts only (§7.2)."""
+    rows = ["| player | hand | pile | status |", "|---|---|---|---|"]
+    for entry in view["players"]:
+        seat = entry["seat"]
+        if seat == me:
+            hand = ", ".join(f"{count}× {name}" for name, count in entry["hand"].items()) or "empty"
+        else:
+            hand = f"{entry['hand_size']} tiles"
+        mark = " (you)" if seat == me else ""
+        rows.append(f"| {who(seat)}{mark} | {hand} | {entry['pile_size']} | {entry['status']} |")
+    return "**Hands and piles**\n\n" + "\n".join(rows)
+
+
+def scores_table(state) -> str:
+    parts = ", ".join(f"{player_label(p)} {t.total}" for p, t in enumerate(tallies(state)))
+    word = "Final" if state.is_terminal() else "Provisional"
+    return f"**{word} scores** ({section_link('§9', rule_title('§9'))}): {parts}"
+
+
+def what_happened(steps: list, me: int | None) -> None:
+    """The moves through ``me``'s eyes: other seats' draws without their tiles."""
+    if not steps:
+        return
+    eyes = CHANCE if me is None else me  # an observer's: every draw is another seat's
+    lines = []
+    for step in steps:
+        actor = "Chance" if step.player == CHANCE else ("You" if step.player == me else player_label(step.player))
+        lines.append(f"- **{actor}**: `{seen_text(None, step.player, step.text, me)}`")
+        for event in step.events:
+            lines.append(f"    - {explain(event, viewer=eyes)} ({section_link(event['rule'])})")
+    with st.expander(f"What happened ({len(steps)} moves since your last)", expanded=True):
+        with st.container(height=260):
+            st.markdown("\n".join(lines))
+
+
+def main() -> None:
+    st.title("Imperia against bots")
+    session = KIT.choose_game(new_game)
+    if session is None:
+        return
+    try:
+        game(session)
+    except ImperialError as exc:
+        frame.show_error("The game cannot go on.", exc)
+
+
+main()

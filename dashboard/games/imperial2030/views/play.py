@@ -1,0 +1,331 @@
+"""Play: take a seat against the bots (or several seats, hot-seat) and play a game in the browser.
+
+The game is a ``imperial_lab.core.session.PlaySession`` (the same logic as terminal play, ``imperial play
+--human``). At each decision of a person the page shows the board (the explorer's map, rondel,
+nation cards and bonds), the decision in plain words with its rule, and every legal action grouped
+by kind with what it costs and does; a click plays it. The bots' replies are played at once and
+listed with what they caused, or one at a time (Next / Skip to my turn). Why not? asks the engine
+why an action is refused; Hint asks the search bot; Undo takes back the person's last decision;
+Save downloads the move log (the Game explorer opens it as an uploaded move log) and Resume
+continues a saved one.
+
+A reload does not lose the game: the machinery every game's Play page shares (dashboard/playkit.py)
+writes the game to ``play/`` beside the catalogue after every change and keeps its id in the
+address (``?game=ID``), from which a new session rebuilds it, identically (the bots are seeded per
+decision). Nothing is hidden in Imperial 2030, so hot-seat needs no hand-over.
+
+The game's part of the page is one fragment: a click reruns it, not the page; the hint and the
+why-not form are fragments inside it, so asking them does not redraw the board.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import streamlit as st
+
+from imperial_lab.core.errors import ImperialError
+from imperial_lab.dashboard.games.imperial2030 import playview
+from imperial_lab.dashboard.games.imperial2030.boardview import board_panel
+from imperial_lab.dashboard.games.imperial2030.cards import nation_cards
+from imperial_lab.dashboard.games.imperial2030.changes import Changes, step_changes
+from imperial_lab.dashboard.games.imperial2030.nationview import bonds_figure
+from imperial_lab.dashboard.games.imperial2030.rondelview import rondel_figure
+from imperial_lab.core.games.imperial2030.rules_text import link_sections, section_url
+from imperial_lab.core.games.imperial2030.setups import PRESETS, read_setup_file, setups_folder
+from imperial_lab.core.interface import CHANCE
+from imperial_lab.core.session import PlaySession
+from imperial_lab.core.setups import load_setup, setup_names
+from imperial_lab.dashboard import frame
+from imperial_lab.dashboard.playkit import PERSON, PlayKit, md
+from imperial_lab.dashboard.style import player_label
+
+KIT = PlayKit("play", "imperial2030", words=playview.plain, explorer="the Game explorer")
+HINT, WHY = "play_hint", "play_why"  # the last hint and why-not answers, with the position they answer
+BUTTONS_MAX = 8  # a group of more choices is a list with a Play button
+GRID_DETAIL = 70  # a group of 4 or more choices with notes no longer than this is a grid of two columns
+SHOWN_MAX = 60  # moves listed under "What happened"
+MAX_SEED = 2**31 - 1
+_RULE_AT_END = re.compile(r"\s*\[(§\d[\d.]*(?: Q\d+)?) ([^\]]*)\]$")  # describe.decision_lines' rule
+
+
+def _decision_line(line: str) -> str:
+    """The decision's line, its closing ``[§6 The rondel]`` a link to that section of the Rules page."""
+    rule = _RULE_AT_END.search(line)
+    if rule is None:
+        return _linked(line)
+    ref, title = rule.group(1), rule.group(2)
+    return f"{md(line[:rule.start()])} [{ref} {md(title)}]({section_url(ref)})"
+
+
+def _linked(text: str) -> str:
+    """``md(text)`` with its rule references, like (§7.1), linked to the Rules page."""
+    return link_sections(md(text))
+
+
+# ----- a new game -----
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _file_players(path: str, stamp: int) -> int | None:
+    try:
+        return len(read_setup_file(path)["players"])
+    except ImperialError:
+        return None
+
+
+def _setup_players(name: str) -> int | None:
+    """The player count a setup file fixes (None for standard and variant, which take any)."""
+    if name in PRESETS:
+        return None
+    path = setups_folder() / f"{name}.json"
+    return _file_players(str(path), path.stat().st_mtime_ns if path.exists() else 0)
+
+
+@st.fragment
+def new_game() -> None:
+    """The seats, the setup and the seed of a new game; Start plays the bots up to the first decision
+    of a person. A fragment: choosing reruns only the form."""
+    folder = setups_folder()
+    top = st.columns([1.3, 1, 1.6, 1])
+    setup = top[0].selectbox("Setup", setup_names(folder), key="play_setup",
+                             help="standard (bonds dealt by flag cards), variant (experienced players pick "
+                                  "bonds), or a setup file of the Setup editor")
+    fixed = _setup_players(setup)
+    if fixed is None:
+        players = top[1].selectbox("Players", range(2, 7), index=2, key="play_players")
+    else:
+        players = fixed
+        top[1].markdown(f"Players  \n**{fixed}** (the setup's)")
+    strength = top[2].select_slider("Search bot strength (playouts per decision)", playview.STRENGTHS,
+                                    value=playview.STRENGTHS[0], key="play_strength",
+                                    help="the mcts bot; early in a game 50 playouts take about 1 s a decision "
+                                         "on a laptop, 200 about 3 s, 800 about 10 s")
+    if "play_seed" not in st.session_state:
+        st.session_state["play_seed"] = random.randrange(1000)
+    seed = int(top[3].number_input("Seed", min_value=0, max_value=MAX_SEED, step=1, key="play_seed",
+                                   help="chance (the deal) and the bots: the same seed and the same choices "
+                                        "play the same game"))
+    seats = KIT.seat_boxes(players, playview.BOTS)
+    if KIT.start_button(seats):
+        specs = [None if choice == PERSON else playview.seat_spec(choice, strength) for choice in seats]
+        try:
+            config = load_setup(setup, players, folder)
+            session = PlaySession(config, specs, seed)
+        except ImperialError as exc:
+            frame.show_error("This game cannot be started.", exc)
+            return
+        KIT.start(session)
+
+
+# ----- the game (a fragment) -----
+
+def game() -> None:
+    session = KIT.session()
+    if session is None:
+        return
+    KIT.advance(session)
+    setup = session.config.get("name") or session.config.get("setup")
+    KIT.controls(session, [f"setup {md(str(setup))}"])
+    KIT.notice()
+    doc = session.state.to_json()
+    active = doc.get("turn", {}).get("nation")
+    left, right = st.columns([1.45, 1], gap="medium")
+    with right:
+        _decision(session)
+        _happened(session)
+    with left:
+        board_panel(doc, key="play_view", changes=_changes(session, doc))
+        nation_cards(doc, active, per_row=3)
+        rondel, bonds = st.columns([1, 1.3])
+        with rondel:
+            st.markdown("**Rondel** (§6)")
+            st.plotly_chart(rondel_figure(doc, active, height=280), key="play_rondel")
+        with bonds:
+            st.markdown("**Bonds**: credit sums (§9); ★ the government")
+            st.plotly_chart(bonds_figure(doc, height=280), key="play_bonds")
+
+
+def _decision(session: PlaySession) -> None:
+    if session.is_over():
+        _final(session)
+        return
+    p = session.waiting_for()
+    if p is None:
+        _bots_to_move(session)
+        return
+    lines = session.decision_lines()
+    with st.container(border=True):
+        st.markdown(f"**{_decision_line(lines[0])}**")
+        if len(lines) > 1:
+            st.caption("  \n".join(md(line.strip()) for line in lines[1:]))
+        for g, (heading, items) in enumerate(playview.grouped(playview.choices(session))):
+            _group(session, g, heading, items)
+    _tools(session)
+
+
+def _group(session: PlaySession, g: int, heading: str, items: list) -> None:
+    changes = session.changes
+    st.markdown(f"**{_linked(heading)}**")
+    if 4 <= len(items) <= BUTTONS_MAX and max(len(c.detail) for c in items) <= GRID_DETAIL:
+        cells = st.columns(2)
+        for k, c in enumerate(items):
+            with cells[k % 2]:
+                st.button(md(c.words), key=f"play_choice_{changes}_{c.number}", on_click=KIT.choose,
+                          args=(changes, c.number), width="stretch", help=f"`{c.text}` (choice {c.number})")
+                st.caption(_linked(c.detail) if c.detail else f"`{c.text}`")
+        return
+    if len(items) <= BUTTONS_MAX:
+        for c in items:
+            button, words = st.columns([1.25, 1.6], vertical_alignment="center")
+            button.button(md(c.words), key=f"play_choice_{changes}_{c.number}", on_click=KIT.choose,
+                          args=(changes, c.number), width="stretch", help=f"`{c.text}` (choice {c.number})")
+            words.caption(_linked(c.detail) if c.detail else f"`{c.text}`")
+        return
+    key = f"play_list_{changes}_{g}"
+    by_number = {c.number: c for c in items}
+    with st.form(key=f"play_form_{changes}_{g}", border=False):
+        pick, play = st.columns([4, 1], vertical_alignment="bottom")
+        pick.selectbox(f"{heading}: {len(items)} choices", list(by_number), key=key, label_visibility="collapsed",
+                       format_func=lambda k: _listed(by_number[k]))
+        play.form_submit_button("Play", on_click=_choose_listed, args=(changes, key), width="stretch")
+
+
+def _listed(c) -> str:
+    return f"{c.words} · {c.detail}" if c.detail else c.words
+
+
+def _choose_listed(changes: int, key: str) -> None:
+    """Play: the choice the list holds (a callback, run before the fragment reruns)."""
+    number = st.session_state.get(key)
+    if number is not None:
+        KIT.choose(changes, number)
+
+
+def _bots_to_move(session: PlaySession) -> None:
+    """Watching the bots: the move just made, then Next and Skip to my turn."""
+    with st.container(border=True):
+        st.markdown(f"**Next to move: {md(KIT.mover(session))}**")
+        last = session.history(len(session.actions) - 1) if session.actions else []
+        if last and session.last_human_index() != len(session.actions) - 1:
+            st.caption("Last move:")
+            _steps(session, last)
+        KIT.watch_buttons(session)
+
+
+def _final(session: PlaySession) -> None:
+    state = session.state
+    winners = " and ".join(player_label(p) for p in state.winners())
+    scores = ", ".join(f"{player_label(p)} {score:g}" for p, score in enumerate(state.returns()))
+    st.success(f"**The game is over: {winners} won.** Scores (§10): {scores}.", icon=":material/trophy:")
+    st.caption("Save the game to look at it again in the Game explorer, or start a new one above.")
+
+
+def _changes(session: PlaySession, doc: dict) -> Changes:
+    """What the moves since the last decision of a person (that decision included) changed, for
+    the board: the bots' replies drawn as arrows, new pieces ringed."""
+    last = session.last_human_index()
+    start = 0 if last is None else last
+    events = [event for step in session.history(start) for event in step.events]
+    return step_changes(session.position_before(start), doc, events)
+
+
+def _happened(session: PlaySession) -> None:
+    """The moves since the last decision of a person (that decision included), with what they caused."""
+    last = session.last_human_index()
+    start = max(0 if last is None else last, len(session.actions) - SHOWN_MAX)
+    steps = session.history(start)
+    st.markdown("**What happened**" + (" since the last decision of a person" if last is not None else ""))
+    if not steps:
+        st.caption("Nothing yet.")
+        return
+    if start and start != last:
+        st.caption(f"The last {len(steps)} moves; the whole game: Save, then open it in the Game explorer.")
+    lines = sum(1 + len(s.lines) for s in steps)
+    with st.container(height=400 if lines > 14 else "content", border=True):
+        _steps(session, steps)
+
+
+def _steps(session: PlaySession, steps: list) -> None:
+    """Moves as one markdown element: each a bold line (who, the action in words and in its text
+    form), then its events; a new nation turn as a line of its own."""
+    blocks = []
+    for s in steps:
+        who = s.who if s.player == CHANCE or s.player in session.humans else f"{s.who} [{session.seats[s.player]}]"
+        events = [f"- {_linked(line.strip())}" for line in s.lines if not line.strip().startswith("==")]
+        blocks.append("\n".join([f"**{md(who)}:** {md(playview.plain(s.text))} · `{s.text}`", *events]))
+        blocks += [f"**{md(line.strip().lstrip('= '))}**" for line in s.lines if line.strip().startswith("==")]
+    st.markdown("\n\n".join(blocks))
+
+
+# ----- hint and why not (fragments inside the game's) -----
+
+def _tools(session: PlaySession) -> None:
+    st.fragment(_hint)()
+    st.fragment(_why)()
+
+
+def _hint() -> None:
+    session = KIT.session()
+    if session is None or session.waiting_for() is None:
+        return
+    here = (KIT.game_id(), session.changes)
+    with st.expander("Hint", icon=":material/lightbulb:"):
+        playouts = st.select_slider("Playouts", playview.HINT_STRENGTHS, value=200, key="play_hint_playouts",
+                                    help="the search bot's budget: more is stronger and slower (200: a few seconds)")
+        if st.button("What would the search bot choose?", key="play_hint_ask", type="primary"):
+            with st.spinner(f"Thinking (mcts, {playouts} playouts) …"):
+                hint = session.hint(playouts)
+            st.session_state[HINT] = (here, playouts, hint)
+        shown = st.session_state.get(HINT)
+        if shown and shown[0] == here:
+            _, playouts, hint = shown
+            rows = playview.hint_rows(session, hint)
+            best = rows[0]
+            st.markdown(f"The search bot (mcts, {hint.playouts} playouts) would choose **{best['choice']}. "
+                        f"{md(best['action'])}** (`{best['text form']}`).")
+            st.caption(f"Visits and the estimated win chance of {player_label(hint.player)} (the mean value of "
+                       f"its playouts, %):")
+            st.dataframe(rows, hide_index=True, width="stretch",
+                         column_config={"win chance": st.column_config.NumberColumn("win chance", format="%d%%")})
+            if len(hint.stats) > len(rows):
+                st.caption(f"({len(hint.stats) - len(rows)} other choices with fewer visits)")
+
+
+def _why() -> None:
+    session = KIT.session()
+    if session is None or session.waiting_for() is None:
+        return
+    here = (KIT.game_id(), session.changes)
+    legal = session.legal()
+    example = "rondel investor" if session.state.action_to_string(legal[0]).startswith("rondel") else "pass"
+    with st.expander("Why not …?", icon=":material/help:"):
+        with st.form("play_why_form", border=False):
+            text = st.text_input("An action in the engine's notation", key="play_why_text",
+                                 placeholder=f"e.g. {example}",
+                                 help="as the text forms under the choices and in docs/formats.md "
+                                      "(Action notation): rondel taxation, buy RU 3, move army moscow -> ukraine")
+            asked = st.form_submit_button("Why not?")
+        if asked and text.strip():
+            st.session_state[WHY] = (here, session.why(text[:1000]))
+        answer = st.session_state.get(WHY)
+        if answer and answer[0] == here:
+            why = answer[1]
+            if why.legal:
+                st.success(f"{md(why.message)} ({md(playview.plain(why.text))})")
+            elif why.action is None:
+                frame.show_error("That is not an action of the notation:", why.message)
+            else:
+                frame.show_error("The engine refuses it:", why.message)
+        st.caption(f"Example: `{example}`; the text forms of the legal actions are under the choices.")
+
+
+# ----- the page -----
+
+def main() -> None:
+    st.title("Play")
+    if KIT.choose_game(new_game) is not None:
+        st.fragment(game)()
+
+
+main()
