@@ -1,6 +1,6 @@
 """What a game gives the shared layer: one ``GamePlugin`` record per game (``imperial_lab.core.registry`` lists them).
 
-Only ``name``, ``title`` and ``game`` are required. Every other part is optional, so a game leaves
+Only ``name``, ``title`` and ``game`` are required (``players``: the range of player counts, 2..6 by default). Every other part is optional, so a game leaves
 out what it does not have yet (no tables, no dashboard pages), and is named by its dotted module
 path: ``part(name)`` imports it only when a command or page asks for it, so ``imperial play`` never
 loads pandas or Streamlit, and a worker that records games never loads a dashboard.
@@ -32,6 +32,7 @@ class GamePlugin:
     name: str                                   # the ``game`` key of configs, move logs, setup files, runs
     title: str                                  # how people read it: "Imperial 2030"
     game: Callable[[dict], object]              # the Game class (imperial_lab.core.interface.Game), called with a config
+    players: tuple[int, int] = (2, 6)           # the fewest and most players the game takes
     default_setup: str = "default"              # the setup a new game gets without ``--setup``
     bots: Mapping[str, str] = field(default_factory=dict)  # bot name -> "module:Class" (bots that need the rules)
     setups: str | None = None

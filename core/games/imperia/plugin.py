@@ -8,6 +8,7 @@ PLUGIN = GamePlugin(
     name="imperia",
     title="Imperia",
     game=Imperia,
+    players=(2, 4),
     default_setup="default",
     bots={"heuristic": "imperial_lab.core.games.imperia.heuristic:ImperiaHeuristicBot"},
     tables="imperial_lab.core.games.imperia.tables",

@@ -9,6 +9,7 @@ PLUGIN = GamePlugin(
     name="imperial2030",
     title="Imperial 2030",
     game=Imperial2030,
+    players=(2, 6),
     default_setup="standard",
     bots={"heuristic": f"{_HERE}.heuristic:HeuristicBot"},
     setups=f"{_HERE}.setups",

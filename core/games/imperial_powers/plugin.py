@@ -8,6 +8,7 @@ PLUGIN = GamePlugin(
     name="imperial_powers",
     title="Imperial Powers",
     game=ImperialPowers,
+    players=(3, 5),
     default_setup="default",
     texts="imperial_lab.core.games.imperial_powers.texts",
     pages="imperial_lab.dashboard.games.imperial_powers.pages",
