@@ -20,11 +20,19 @@ def test_shipped_board_matches_rules_section_2():
     b = load_board()
     assert len(b.region_ids) == 62
     assert [b.kind.count(k) for k in (SEA, LAND, HOME)] == [11, 27, 24]
-    assert b.graph.number_of_edges() == 162
+    assert b.graph().number_of_edges() == len(b.borders) == 162
     assert sorted(b.canal_ids) == ["panama", "suez"]
     assert {b.region_ids[r] for r in b.canal_owner_region} == {"colombia", "north_africa"}
     assert all(len(h) == 4 for h in b.homes)
     assert b.bond_cost == (2, 4, 6, 9, 12, 16, 20, 25, 30)
+
+
+def test_every_region_is_reachable_from_every_other():
+    """§2: the map is one connected graph of borders (networkx, imported by ``Board.graph`` only)."""
+    import networkx as nx
+
+    graph = load_board().graph()
+    assert nx.is_connected(graph) and nx.diameter(graph) > 3
 
 
 def test_round_earth_and_islands():

@@ -1,7 +1,9 @@
 """The Imperial 2030 map and numeric tables, loaded from ``data/imperial2030`` and validated.
 
 Everything the rules read in the hot path is precomputed here as tuples of ints indexed by
-region or nation, so the engine never touches the JSON or networkx while playing.
+region or nation, so the engine never touches the JSON while playing. The map as a networkx graph is
+built only when asked for (``Board.graph()``): importing networkx costs a quarter of a second, and
+neither the engine nor the command line runs a graph algorithm.
 """
 
 from __future__ import annotations
@@ -10,8 +12,6 @@ import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-
-import networkx as nx
 
 from imperial_lab.core.errors import DataError
 from imperial_lab.core.files import data_path
@@ -54,7 +54,7 @@ class Board:
     homes: tuple[tuple[int, ...], ...]  # per nation, its four home provinces
     shipyard_cities: tuple[tuple[int, ...], ...]
     neutral: tuple[int, ...]  # regions that can carry flags
-    graph: nx.Graph
+    borders: tuple[tuple[int, int], ...]  # every border once, as (region, region) in board.json's order
     # the same sets as bit masks (bit r = region r), to meet the state's per-nation unit masks
     sea_mask: int
     neutral_mask: int
@@ -84,6 +84,16 @@ class Board:
             return self.region_index[name]
         except KeyError:
             raise DataError(f"unknown region {name!r}") from None
+
+    def graph(self):
+        """The map as a ``networkx.Graph`` of region indices, for graph algorithms (networkx is
+        imported here, on first use, not by the engine)."""
+        import networkx as nx
+
+        graph = nx.Graph()
+        graph.add_nodes_from(range(self.nregions))
+        graph.add_edges_from(self.borders)
+        return graph
 
 
 _BITS: dict[int, tuple[int, ...]] = {}
@@ -172,8 +182,8 @@ def build_board(board: dict, tables: dict, board_file: str = "board.json", table
         if r["starting_factory"]:
             start.append(i)
 
-    graph = nx.Graph()
-    graph.add_nodes_from(range(n))
+    adjacent: list[set[int]] = [set() for _ in range(n)]
+    borders: list[tuple[int, int]] = []
     seen: set[frozenset] = set()
     canal_ids: list[str] = []
     canal_links: dict[tuple[int, int], int] = {}
@@ -186,7 +196,9 @@ def build_board(board: dict, tables: dict, board_file: str = "board.json", table
         if pair in seen:
             raise DataError(f"{where}: border {ids[a]}-{ids[b]} listed twice")
         seen.add(pair)
-        graph.add_edge(a, b)
+        borders.append((a, b))
+        adjacent[a].add(b)
+        adjacent[b].add(a)
         if e.get("canal"):
             if kind[a] != SEA or kind[b] != SEA:
                 raise DataError(f"{where}: canal {e['canal']!r} must join two seas")
@@ -204,7 +216,7 @@ def build_board(board: dict, tables: dict, board_file: str = "board.json", table
         raise DataError(f"{board_file}: canal {canal_ids[canal_owner.index(-1)]!r} has no entry in 'canals'")
 
     def nbrs(i, want):
-        return tuple(sorted(j for j in graph.adj[i] if want(j)))
+        return tuple(sorted(j for j in adjacent[i] if want(j)))
 
     land_adj = tuple(nbrs(i, lambda j: kind[j] != SEA) if kind[i] != SEA else () for i in range(n))
     coast = tuple(nbrs(i, lambda j: kind[j] == SEA) if kind[i] != SEA else () for i in range(n))
@@ -256,7 +268,7 @@ def build_board(board: dict, tables: dict, board_file: str = "board.json", table
         sea_adj=sea_adj, canal=canal_links, canal_ids=tuple(canal_ids), canal_owner_region=tuple(canal_owner),
         rail_adj=rail_adj, homes=homes,
         shipyard_cities=tuple(tuple(i for i in h if slot[i] == SHIPYARD) for h in homes),
-        neutral=tuple(i for i in range(n) if kind[i] != HOME), graph=graph,
+        neutral=tuple(i for i in range(n) if kind[i] != HOME), borders=tuple(borders),
         sea_mask=mask(i for i in range(n) if kind[i] == SEA), neutral_mask=mask(i for i in range(n) if kind[i] != HOME),
         home_mask=tuple(mask(h) for h in homes),
         all_home_mask=mask(i for i in range(n) if home_nation[i] >= 0),
