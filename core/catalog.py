@@ -272,7 +272,7 @@ def _create_views(con) -> None:
         try:
             found = {table: runstore.chunk_files(folder, table) for table in all_tables()}
         except RunError as exc:
-            log.warning("imperial: warning: the run at %s is left out of the catalogue's views: %s", folder, exc)
+            log.warning("the run at %s is left out of the catalogue's views: %s", folder, exc)
             continue
         for table, paths in found.items():
             files[table] += map(str, paths)

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import random
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 from imperial_lab.core.bots import make_bot, parse_bot_list, seat_bots
@@ -37,6 +39,7 @@ BROKEN_PIPE_EXIT = 141  # the shell's code for a command stopped by SIGPIPE
 MAX_MESSAGE = 500  # characters of an error line; the inputs it quotes are clipped shorter still
 MAX_BENCH = 10_000  # repeats or games per repeat of ``imperial bench``
 MAX_WORKERS = 256  # local worker processes of ``imperial simulate``
+LOGGER = "imperial_lab"  # the logger of the lab's notes (the parent of every module's)
 BOTS_HELP = ("one bot spec for every seat, or a comma list of one per seat; a spec is NAME or NAME:key=value[:...], "
              "e.g. heuristic:temperature=0.5")
 
@@ -45,11 +48,41 @@ class UsageError(ImperialError):
     """A command line that argparse refuses."""
 
 
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
 class _Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose usage errors are exceptions, so they end like every other error."""
+    """The parser of ``imperial`` and of each of its commands (argparse makes the commands' parsers of
+    this class too): a usage error is an exception, so it ends like every other error; ``examples``
+    are shown under the options, the description as written; and every command takes the options
+    of every command, ``--quiet`` and ``--log-level`` (given before or after the command's name)."""
+
+    def __init__(self, *args, examples: tuple[str, ...] = (), **kwargs):
+        if examples:
+            kwargs["epilog"] = "examples:\n" + "\n".join(f"  {example}" for example in examples)
+        super().__init__(*args, formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
+        # SUPPRESS: a command's parser must not overwrite with its default what was given before its name
+        self.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
+                          help="print the result and errors only: no progress bar, no notes (--log-level error)")
+        self.add_argument("--log-level", choices=LOG_LEVELS, default=argparse.SUPPRESS,
+                          help="the least severe notes printed on stderr (default warning)")
 
     def error(self, message: str):
         raise UsageError(f"{self.prog}: {message} (see '{self.prog} --help')")
+
+
+class _Version(argparse.Action):
+    """``--version``: the installed version, looked up only when asked."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="print the lab's version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from imperial_lab.core import DISTRIBUTION, lab_version
+
+        print(f"imperial ({DISTRIBUTION}) {lab_version()}")
+        parser.exit()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,11 +100,14 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(argv: list[str] | None) -> int:
     parser = _parser()
+    notes = None
     try:
         args, extra = parser.parse_known_args(argv)
         if extra and not getattr(args, "pass_on", False):  # only ``dashboard`` passes options on (to streamlit)
             parser.error(f"unrecognized arguments: {clip(' '.join(extra))}")
         args.extra = extra
+        _check_players(args)
+        notes = _notes_to_stderr("error" if getattr(args, "quiet", False) else getattr(args, "log_level", "warning"))
         return args.run(args)
     except SystemExit as exc:  # --help and --version print and exit 0
         return int(exc.code or 0)
@@ -80,6 +116,28 @@ def _run(argv: list[str] | None) -> int:
     except (ImperialError, OSError) as exc:
         print(f"imperial: error: {_one_line(exc)}", file=sys.stderr)
         return ERROR_EXIT
+    finally:
+        if notes is not None:
+            logging.getLogger(LOGGER).removeHandler(notes)
+
+
+class _StderrNotes(logging.Handler):
+    """The lab's log records as lines ``imperial: LEVEL: message`` on the stderr of the moment."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            print(f"imperial: {record.levelname.lower()}: {record.getMessage()}", file=sys.stderr)
+        except Exception:  # noqa: BLE001 - logging's own rule: a note that cannot be printed ends nothing
+            self.handleError(record)
+
+
+def _notes_to_stderr(level: str) -> logging.Handler:
+    """Print the lab's notes of ``level`` and above for this command (its handler, removed at the end)."""
+    handler = _StderrNotes()
+    logger = logging.getLogger(LOGGER)
+    logger.setLevel(level.upper())
+    logger.addHandler(handler)
+    return handler
 
 
 def _one_line(exc: Exception) -> str:
@@ -93,12 +151,26 @@ def _one_line(exc: Exception) -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="imperial", description="the lab's games: rules engines, bots, batch runs")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="imperial", description=(
+        "The Imperial lab: rules engines of Imperial 2030, Imperia and Imperial Powers, their bots, batch\n"
+        "runs as tables (Parquet and a DuckDB catalogue, on Dask), leagues, comparisons and a dashboard.\n"
+        "'imperial COMMAND --help' describes a command, with examples."),
+        examples=("imperial play --players 4 --seed 7 --bots heuristic,random,random,random",
+                  "imperial simulate --game imperia --players 3 --games 200 --bots heuristic --out runs/im200",
+                  "imperial dashboard"))
+    parser.add_argument("--version", action=_Version)
+    sub = parser.add_subparsers(dest="command", required=True,
+                                help="what to do ('imperial COMMAND --help' describes it)")
 
-    play = sub.add_parser("play", help="play one game with bots and print a summary")
+    play = sub.add_parser(
+        "play", help="play one game with bots and print a summary",
+        description="Play one game with bots (or people on this terminal: --human) and print who won, the scores\n"
+                    "and the game's length; --log writes it as a move log that 'imperial replay' verifies.",
+        examples=("imperial play --players 4 --seed 7 --bots heuristic,random,random,random",
+                  "imperial play --game imperia --players 3 --human 0 --log mine.jsonl"))
     _game_option(play)
-    play.add_argument("--players", type=player_count, help="2..6 (default 4, or as many as a custom distribution lists)")
+    play.add_argument("--players", type=player_count, metavar="N", help=_players_help(
+        "default 4, or as many as a custom distribution lists"))
     play.add_argument("--seed", type=seed_value, help="seed of the deal and the bots (default: random, printed)")
     play.add_argument("--bots", help=BOTS_HELP + " (default random; with --human: one for all the other seats, or "
                                                  "one per other seat in seat order)")
@@ -116,99 +188,186 @@ def _parser() -> argparse.ArgumentParser:
                       metavar="N", help=f"playouts of the search bot behind '?' (default {DEFAULT_HINT_PLAYOUTS})")
     play.set_defaults(run=_play)
 
-    rep = sub.add_parser("replay", help="replay and verify a move log, print its summary")
-    rep.add_argument("log", metavar="FILE")
+    rep = sub.add_parser(
+        "replay", help="replay and verify a move log, print its summary",
+        description="Replay a move log action by action, checking every move against the rules, and print the\n"
+                    "game's summary; an illegal or malformed line is reported with its line number.",
+        examples=("imperial replay game.jsonl", "imperial replay game.jsonl --json"))
+    rep.add_argument("log", metavar="FILE", help="a move log (JSON Lines: imperial play --log, docs/formats.md)")
     rep.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     rep.set_defaults(run=_replay)
 
-    legal = sub.add_parser("legal", help="list the legal actions of a position document")
-    legal.add_argument("position", metavar="POSITION.json")
+    legal = sub.add_parser(
+        "legal", help="list the legal actions of a position document",
+        description="List the legal actions of a position document (docs/formats.md), one per line, in the\n"
+                    "text form 'imperial apply' takes.",
+        examples=("imperial legal position.json", "imperial legal position.json | head -3"))
+    legal.add_argument("position", metavar="POSITION.json", help="a position document (a state's to_json)")
     legal.set_defaults(run=_legal)
 
-    apply = sub.add_parser("apply", help="apply one action to a position document, print the new one")
-    apply.add_argument("position", metavar="POSITION.json")
+    apply = sub.add_parser(
+        "apply", help="apply one action to a position document, print the new one",
+        description="Apply one action to a position document and print the position after it; an illegal\n"
+                    "action is refused naming the rule.",
+        examples=('imperial apply position.json "rondel factory" > next.json',))
+    apply.add_argument("position", metavar="POSITION.json", help="a position document (a state's to_json)")
     apply.add_argument("action", metavar="ACTION", help='an action in text form, e.g. "rondel factory"')
     apply.set_defaults(run=_apply)
 
     _add_batch_commands(sub)
-    dashboard = sub.add_parser("dashboard", help="start the lab's dashboard (Streamlit); other options go to "
-                                                 "streamlit run, e.g. --server.port 8600")
-    dashboard.add_argument("--catalog", default=None, metavar="PATH", help="catalogue file (default: lab.duckdb in the user folder)")
+    dashboard = sub.add_parser(
+        "dashboard", help="start the lab's dashboard (Streamlit)",
+        description="Start the lab's dashboard (Streamlit) on http://localhost:8501, headless. Its first start\n"
+                    "plays a small default dataset into the catalogue. Other options go to 'streamlit run'.",
+        examples=("imperial dashboard", "imperial dashboard --catalog my.duckdb --server.port 8600"))
+    dashboard.add_argument("--catalog", default=None, metavar="PATH", help=CATALOG_HELP)
     dashboard.set_defaults(run=_dashboard, pass_on=True)
     return parser
 
 
+CATALOG_HELP = "the catalogue file (default: $IMPERIAL_LAB_CATALOG, else lab.duckdb in the user folder)"
+PROGRESS_HELP = "no progress bar (there is none either when stderr is not a terminal)"
+
+
 def _add_batch_commands(sub) -> None:
-    """setups, simulate, import, runs, query: the commands of the batch lab."""
-    setups = sub.add_parser("setups", help="list the named starting distributions ('setups show NAME': one)")
-    _game_option(setups)
+    """setups, simulate, import, runs, compare, query, league: the commands of the batch lab."""
+    setups = sub.add_parser(
+        "setups", help="list the named starting setups of a game",
+        description="List the named starting setups (distributions) of a game: the shipped ones and your own\n"
+                    "in the user folder's setups/ (docs/setups.md). 'imperial setups show NAME' prints one.",
+        examples=("imperial setups", "imperial setups --game imperial_powers --json", "imperial setups show standard"))
+    _game_option(setups, "whose setups to list")
+    setups.add_argument("--json", action="store_true", help="print the list as one JSON array")
     setups.set_defaults(run=_setups_list)
-    setups_sub = setups.add_subparsers(dest="setups_command")
-    show = setups_sub.add_parser("show", help="print one setup as JSON")
-    show.add_argument("name", metavar="NAME")
-    _game_option(show, default=argparse.SUPPRESS)  # given here or before ``show``
+    setups_sub = setups.add_subparsers(dest="setups_command", metavar="SUBCOMMAND",
+                                       help="one setup, or a game's own commands about setups (optional)")
+    show = setups_sub.add_parser(
+        "show", help="print one setup as JSON",
+        description="Print one named setup as the JSON document a setup file holds.",
+        examples=("imperial setups show standard", "imperial setups show default --game imperia"))
+    show.add_argument("name", metavar="NAME", help="a setup name (imperial setups lists them)")
+    _game_option(show, "whose setup to show", default=argparse.SUPPRESS)  # given here or before ``show``
     show.set_defaults(run=_setups_show)
     for owner in GAMES.values():
         commands = owner.part("commands")
         if commands is not None:
             commands.add_commands(sub, setups_sub)
-    sim = sub.add_parser("simulate", help="play many recorded games into a run folder (Parquet), resumable")
+
+    sim = sub.add_parser(
+        "simulate", help="play many recorded games into a run folder (Parquet), resumable",
+        description="Play many games and record them as tables in a run folder (Parquet, one file per table and\n"
+                    "chunk), registered in the catalogue; run it again to resume it. On this machine's cores, or\n"
+                    "on a Dask cluster (--scheduler; its workers are checked first). Exit status 1 when games\n"
+                    "failed: their rows say why, and running the command again plays them again.",
+        examples=("imperial simulate --games 1000 --bots heuristic --out runs/h1k",
+                  "imperial simulate --game imperial_powers --players 5 --games 500 --out runs/ip500 --workers 2",
+                  "imperial simulate --games 100000 --bots heuristic --out /shared/runs/big "
+                  "--scheduler tcp://10.0.0.5:8786"))
     _game_option(sim)
-    sim.add_argument("--games", type=_positive, required=True)
-    sim.add_argument("--players", type=player_count, help="2..6 (default 4, or as many as the setup file lists)")
+    sim.add_argument("--games", type=_positive, required=True, metavar="N", help="how many games (required)")
+    sim.add_argument("--players", type=player_count, metavar="N",
+                     help=_players_help("default 4, or as many as the setup file lists"))
     sim.add_argument("--setup", help="a setup name (imperial setups; default: the game's, Imperial 2030's is "
                                      "standard) or a setup file")
-    sim.add_argument("--bots", default="random", help=BOTS_HELP)
-    sim.add_argument("--seed", type=seed_value, default=1, help="the run's seed; game k gets a seed made from it and k")
-    sim.add_argument("--workers", type=bounded(MAX_WORKERS), default=_default_workers(),
-                     help="worker processes of the local Dask cluster; 1 plays in this process (default: cores)")
-    sim.add_argument("--out", required=True, metavar="runs/NAME", help="the run folder; its name names the run")
-    sim.add_argument("--chunk-size", type=_positive,
-                     help="games per chunk (default: about 8 chunks per worker, at most 200; a resumed run keeps its own)")
-    sim.add_argument("--scheduler", metavar="ADDRESS",
-                     help="use the Dask cluster at ADDRESS (its workers must see --out at the same path)")
-    sim.add_argument("--catalog", default=None, metavar="PATH", help="catalogue file (default: lab.duckdb in the user folder)")
+    sim.add_argument("--bots", default="random", help=BOTS_HELP + " (default random)")
+    sim.add_argument("--seed", type=seed_value, default=1,
+                     help="the run's seed; game k gets a seed made from it and k (default 1)")
+    _workers_option(sim)
+    sim.add_argument("--out", required=True, metavar="runs/NAME",
+                     help="the run folder; its name names the run (required)")
+    sim.add_argument("--chunk-size", type=_positive, metavar="K",
+                     help="games per chunk (default: about 8 chunks per worker, at most 200; a resumed run keeps "
+                          "its own)")
+    _scheduler_option(sim)
+    sim.add_argument("--catalog", default=None, metavar="PATH", help=CATALOG_HELP)
+    sim.add_argument("--no-progress", action="store_true", help=PROGRESS_HELP)
     sim.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     sim.set_defaults(run=_simulate)
 
-    imp = sub.add_parser("import", help="check move logs and add the good ones to a run")
+    imp = sub.add_parser(
+        "import", help="check move logs and add the good ones to a run",
+        description="Replay move logs (games played elsewhere, or written down by hand), check every move, and\n"
+                    "add the good ones to a run of the catalogue; a bad log is named with its line, a log\n"
+                    "already in the run is skipped.",
+        examples=("imperial import games/*.jsonl --run club", "imperial import g1.jsonl --run club --out data/club"))
     _game_option(imp, "of a new run (a run holds the games of one game; an existing run keeps its own)")
-    imp.add_argument("logs", nargs="+", metavar="FILE")
-    imp.add_argument("--run", required=True, metavar="NAME", dest="run_name")  # args.run is the handler
+    imp.add_argument("logs", nargs="+", metavar="FILE", help="move logs (JSON Lines, docs/formats.md)")
+    imp.add_argument("--run", required=True, metavar="NAME", dest="run_name",  # args.run is the handler
+                     help="the run to add the games to (new or existing; required)")
     imp.add_argument("--out", metavar="FOLDER", help="the run folder (default runs/NAME)")
-    imp.add_argument("--catalog", default=None, metavar="PATH", help="catalogue file (default: lab.duckdb in the user folder)")
+    imp.add_argument("--catalog", default=None, metavar="PATH", help=CATALOG_HELP)
     imp.set_defaults(run=_import)
 
-    runs = sub.add_parser("runs", help="list the runs of the catalogue")
-    runs.add_argument("--catalog", default=None, metavar="PATH")
+    runs = sub.add_parser(
+        "runs", help="list the runs of the catalogue",
+        description="List the runs of the catalogue, newest first: name, game, where, when, games, players,\n"
+                    "setup, bots, seed, status (complete, partial, failed, imported) and chunks.",
+        examples=("imperial runs", "imperial runs --json"))
+    runs.add_argument("--catalog", default=None, metavar="PATH", help=CATALOG_HELP)
+    runs.add_argument("--json", action="store_true", help="print the runs as one JSON array of objects")
     runs.set_defaults(run=_runs)
 
-    cmp = sub.add_parser("compare", help="compare runs as setups × bot line-ups: per-game statistics, findings")
+    cmp = sub.add_parser(
+        "compare", help="compare runs as setups × bot line-ups: per-game statistics, findings",
+        description="Compare runs of one game as a grid of setups × bot line-ups: each seat's win rate and score\n"
+                    "with intervals, the tests (the game as the unit, Holm-adjusted) and the findings in plain\n"
+                    "words (docs/compare.md).",
+        examples=("imperial compare standard-heuristic-150-s1 three_nations_each-heuristic-150-s1",
+                  "imperial compare h1k even1k --json"))
     cmp.add_argument("runs", nargs="+", metavar="RUN", help="run names of the catalogue (imperial runs)")
-    cmp.add_argument("--catalog", default=None, metavar="PATH", help="catalogue file (default: lab.duckdb in the user folder)")
+    cmp.add_argument("--catalog", default=None, metavar="PATH", help=CATALOG_HELP)
+    cmp.add_argument("--no-progress", action="store_true", help=PROGRESS_HELP)
     cmp.add_argument("--json", action="store_true", help="print the comparison as one JSON object")
     cmp.set_defaults(run=_compare)
 
-    query = sub.add_parser("query", help="run one SQL query over the catalogue and print the result")
-    query.add_argument("sql", metavar="SQL")
-    query.add_argument("--catalog", default=None, metavar="PATH")
-    query.add_argument("--csv", action="store_true", help="print CSV instead of a table")
+    query = sub.add_parser(
+        "query", help="run one SQL query over the catalogue and print the result",
+        description="Run one read-only SQL SELECT over the catalogue's tables (every run's games as views,\n"
+                    "docs/data-dictionary.md) and print the result.",
+        examples=('imperial query "SELECT run, count(*) AS games FROM games GROUP BY run"',
+                  'imperial query --csv "SELECT * FROM im_games" > imperia.csv'))
+    query.add_argument("sql", metavar="SQL", help="one SELECT statement")
+    query.add_argument("--catalog", default=None, metavar="PATH", help=CATALOG_HELP)
+    query_format = query.add_mutually_exclusive_group()
+    query_format.add_argument("--csv", action="store_true", help="print CSV instead of a table")
+    query_format.add_argument("--json", action="store_true", help="print the rows as one JSON array of objects")
     query.set_defaults(run=_query)
 
-    lg = sub.add_parser("league", help="play bots against each other, rotating the seats, and print their standings")
+    lg = sub.add_parser(
+        "league", help="play bots against each other, rotating the seats, and print their standings",
+        description="Play bots against each other, one per seat, turning the seats by one every game so that\n"
+                    "every bot plays every seat; print each bot's win rate with its interval and its OpenSkill\n"
+                    "rating (docs/league.md). Resumable, like simulate; exit status 1 when games failed.",
+        examples=("imperial league --bots heuristic,heuristic:temperature=0,random,random --games 400",
+                  "imperial league --game imperia --bots heuristic,random,random --games 300 --json"))
     _game_option(lg)
-    lg.add_argument("--bots", required=True, help="2..6 bot specs, one per seat, comma-separated "
-                                                  "(e.g. heuristic,heuristic:temperature=0,random,random)")
-    lg.add_argument("--games", type=_positive, required=True)
-    lg.add_argument("--seed", type=seed_value, default=1, help="the league's seed; game k gets a seed made from it and k")
+    lg.add_argument("--bots", required=True, help="one bot spec per seat, comma-separated: as many as the game has "
+                                                  f"players ({_ranges()}), e.g. "
+                                                  "heuristic,heuristic:temperature=0,random,random (required)")
+    lg.add_argument("--games", type=_positive, required=True, metavar="N", help="how many games (required)")
+    lg.add_argument("--seed", type=seed_value, default=1,
+                    help="the league's seed; game k gets a seed made from it and k (default 1)")
     lg.add_argument("--setup", help="a setup name (imperial setups; default: the game's, Imperial 2030's is "
                                     "standard) or a setup file")
-    lg.add_argument("--workers", type=bounded(MAX_WORKERS), default=_default_workers(),
-                    help="worker processes of the local Dask cluster; 1 plays in this process (default: cores)")
+    _workers_option(lg)
+    _scheduler_option(lg)
     lg.add_argument("--out", metavar="DIR", help="the run folder (default runs/league-<hash> beside the catalogue)")
-    lg.add_argument("--catalog", default=None, metavar="PATH", help="catalogue file (default: lab.duckdb in the user folder)")
+    lg.add_argument("--catalog", default=None, metavar="PATH", help=CATALOG_HELP)
+    lg.add_argument("--no-progress", action="store_true", help=PROGRESS_HELP)
     lg.add_argument("--json", action="store_true", help="print the standings as one JSON object")
     lg.set_defaults(run=_league)
+
+
+def _workers_option(parser) -> None:
+    parser.add_argument("--workers", type=bounded(MAX_WORKERS), default=_default_workers(), metavar="W",
+                        help="processes that play on this machine: this one and W-1 Dask workers; 1 plays in this "
+                             "process (default: the cores, here %(default)s)")
+
+
+def _scheduler_option(parser) -> None:
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="play on the Dask cluster at ADDRESS (tcp://HOST:8786) instead; its workers must have "
+                             "this version of the lab and see the run folder at the same path (docs/batch-runs.md)")
 
 
 def _game_option(parser, what: str = "to play", default=DEFAULT_GAME) -> None:
@@ -235,7 +394,31 @@ def _positive(text: str) -> int:
 
 
 def player_count(text: str) -> int:
-    return _whole(text, 2, 6)
+    """A player count some game takes; ``_check_players`` then holds it to the chosen game's range."""
+    return _whole(text, min(g.players[0] for g in GAMES.values()), max(g.players[1] for g in GAMES.values()))
+
+
+def _ranges() -> str:
+    """Each game's range of players, as help texts and errors give it: "Imperial 2030 2-6, Imperia 2-4, ..."."""
+    return ", ".join(f"{g.title} {g.players[0]}-{g.players[1]}" for g in GAMES.values())
+
+
+def _players_help(default: str) -> str:
+    return f"the number of players: {_ranges()} ({default})"
+
+
+def _check_players(args) -> None:
+    """Refuse a ``--players`` outside the range of the game the command plays (a setup file names its own
+    game: its own checks speak for it)."""
+    players, game = getattr(args, "players", None), getattr(args, "game", None)
+    setup = getattr(args, "setup", None)
+    if players is None or game is None or (setup and Path(setup).is_file()):
+        return
+    owner = plugin(game)
+    low, high = owner.players
+    if not low <= players <= high:
+        raise UsageError(f"imperial {args.command}: argument --players: {owner.title} takes {low}-{high} players, "
+                         f"got {players} ({_ranges()}; see 'imperial {args.command} --help')")
 
 
 def seed_value(text: str) -> int:
@@ -408,10 +591,14 @@ def _load_position(path: str):
 
 def _setups_list(args) -> int:
     rows = list_setups(game=args.game)
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    low, high = plugin(args.game).players
     width = max(len(row["name"]) for row in rows)
     print(f"{'name':{width}}  players  description")
     for row in rows:
-        players = "2-6" if row["players"] is None else str(row["players"])
+        players = f"{low}-{high}" if row["players"] is None else str(row["players"])
         print(f"{row['name']:{width}}  {players:7}  {row['description']}")
     return 0
 
@@ -423,6 +610,9 @@ def _setups_show(args) -> int:
 
 # ----- batch runs and the catalogue (pandas, DuckDB and Dask are loaded only here) -----
 
+FAILED_EXIT = 1  # the command ran, but some of its games failed (their rows say why)
+
+
 def _default_workers() -> int:
     return os.cpu_count() or 1
 
@@ -433,6 +623,11 @@ def _catalog(args):
     return args.catalog or default_catalog()
 
 
+def _progress(args) -> bool:
+    """A progress bar only for a person watching: on a terminal, unless --no-progress or --quiet."""
+    return not (getattr(args, "no_progress", False) or getattr(args, "quiet", False)) and sys.stderr.isatty()
+
+
 def _simulate(args) -> int:
     from imperial_lab.core.simulate import simulate
 
@@ -441,21 +636,31 @@ def _simulate(args) -> int:
     names = seat_bots(args.bots, game.num_players, game=game.name)
     try:
         result = simulate(args.out, args.games, args.players, setup, names, args.seed, workers=args.workers,
-                          chunk_size=args.chunk_size, scheduler=args.scheduler,
-                          catalog=_catalog(args), game=game.name)
+                          chunk_size=args.chunk_size, scheduler=args.scheduler, catalog=_catalog(args),
+                          progress=_progress(args), game=game.name)
     except KeyboardInterrupt:
         print(f"imperial: interrupted: the finished chunks in {args.out} are kept; run the same command again "
               f"to play the rest", file=sys.stderr)
         return INTERRUPTED_EXIT
     if args.json:
         print(json.dumps(result))
+    else:
+        print(f"Run {result['run']}: {result['games']} games ({result['failed']} failed) in {result['chunks']} "
+              f"chunks at {result['path']}")
+        print(f"  this call: {result['played_chunks']} chunks played, {result['resumed_chunks']} already done, "
+              f"{result['seconds']:.1f} s")
+        print("  rows: " + ", ".join(f"{table} {n}" for table, n in result["rows"].items()))
+    return _failed_games(result)
+
+
+def _failed_games(result: dict) -> int:
+    """Exit 0, or, when games of the run failed, FAILED_EXIT with a line saying how to find and retry them."""
+    if not result["failed"]:
         return 0
-    print(f"Run {result['run']}: {result['games']} games ({result['failed']} failed) in {result['chunks']} chunks "
-          f"at {result['path']}")
-    print(f"  this call: {result['played_chunks']} chunks played, {result['resumed_chunks']} already done, "
-          f"{result['seconds']:.1f} s")
-    print("  rows: " + ", ".join(f"{table} {n}" for table, n in result["rows"].items()))
-    return 0
+    print(f"imperial: error: {result['failed']} of {result['games']} games of run {result['run']} failed (status "
+          f"'failed' in its games table, with the error and the moves before it); run the same command again to "
+          f"play them again", file=sys.stderr)
+    return FAILED_EXIT
 
 
 def _league(args) -> int:
@@ -463,13 +668,14 @@ def _league(args) -> int:
 
     try:
         result = league(parse_bot_list(args.bots, game=args.game), args.games, args.seed, args.setup,
-                        workers=args.workers, out=args.out, catalog=_catalog(args), game=args.game)
+                        workers=args.workers, out=args.out, catalog=_catalog(args), progress=_progress(args),
+                        scheduler=args.scheduler, game=args.game)
     except KeyboardInterrupt:
         print("imperial: interrupted: the finished chunks are kept; run the same command again to play the rest",
               file=sys.stderr)
         return INTERRUPTED_EXIT
     print(json.dumps(result["standings"]) if args.json else format_standings(result))
-    return 0
+    return _failed_games(result)
 
 
 def _import(args) -> int:
@@ -489,15 +695,19 @@ def _import(args) -> int:
 
 def _runs(args) -> int:
     from imperial_lab.core.catalog import list_runs
+    from imperial_lab.core.runstore import run_game
 
-    _print_frame(list_runs(_catalog(args)), csv=False)
+    runs = list_runs(_catalog(args))
+    runs.insert(1, "game", [run_game(path) for path in runs["path"]])
+    _print_frame(runs, json_rows=args.json)
     return 0
 
 
 def _compare(args) -> int:
     from imperial_lab.core import compare
 
-    result = compare.load(_catalog(args), args.runs)
+    with _steps_bar("compare", _progress(args)) as step:
+        result = compare.load(_catalog(args), args.runs, on_step=step)
     print(json.dumps(compare.to_json(result), indent=1) if args.json else compare.text_report(result))
     return 0
 
@@ -505,7 +715,7 @@ def _compare(args) -> int:
 def _query(args) -> int:
     from imperial_lab.core.catalog import query
 
-    _print_frame(query(args.sql, _catalog(args)), args.csv)
+    _print_frame(query(args.sql, _catalog(args)), csv=args.csv, json_rows=args.json)
     return 0
 
 
@@ -527,8 +737,23 @@ def _dashboard(args) -> int:
         return INTERRUPTED_EXIT
 
 
-def _print_frame(frame, csv: bool) -> None:
+def _print_frame(frame, csv: bool = False, json_rows: bool = False) -> None:
     if csv:
         print(frame.to_csv(index=False), end="")
+    elif json_rows:
+        print(frame.to_json(orient="records", date_format="iso"))
     else:
         print(frame.to_string(index=False))
+
+
+@contextmanager
+def _steps_bar(what: str, enabled: bool):
+    """A progress bar over the steps of a long computation: yields ``step(done, total)``, to be called as
+    each step ends."""
+    from tqdm import tqdm
+
+    with tqdm(desc=what, unit="step", file=sys.stderr, disable=not enabled, dynamic_ncols=True) as bar:
+        def step(done: int, total: int) -> None:
+            bar.total = total
+            bar.update(done - bar.n)
+        yield step

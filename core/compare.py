@@ -79,8 +79,9 @@ class Comparison:
 
 # ----- loading -----
 
-def load(catalog, runs) -> Comparison:
-    """The comparison of ``runs`` (names in the catalogue). RunError for an unknown run."""
+def load(catalog, runs, on_step=None) -> Comparison:
+    """The comparison of ``runs`` (names in the catalogue). RunError for an unknown run. ``on_step(done,
+    total)`` is called as each step of ``build`` ends (a progress bar)."""
     from imperial_lab.core.catalog import connect
 
     runs = sorted(set(runs))
@@ -95,7 +96,7 @@ def load(catalog, runs) -> Comparison:
         sql = spec["sql"]
         games = con.execute(sql.format(runs=", ".join("?" * len(runs))), runs * sql.count("{runs}")).df()
     lineups = {row.name: lineup_text(row.bots, runstore.is_rotated(row.path)) for row in listed.itertuples()}
-    return build(games, lineups, spec["length"], spec["seats"])
+    return build(games, lineups, spec["length"], spec["seats"], on_step)
 
 
 def compare_spec(game: str) -> dict:
@@ -121,7 +122,7 @@ def _game_of_runs(paths) -> str:
 # ----- the figures -----
 
 def build(games: pd.DataFrame, lineups: dict[str, str], length: str = "rounds",
-          seats_note: str | None = None) -> Comparison:
+          seats_note: str | None = None, on_step=None) -> Comparison:
     """The comparison of the finished games ``games`` (one row each: run, game_id, setup, players, bots,
     winners, scores, rounds, margin, lead_changes); ``lineups`` names each run's line-up; ``length`` is
     the unit of ``rounds``, ``seats_note`` how seats are counted (the game's ``COMPARE``)."""
@@ -131,12 +132,14 @@ def build(games: pd.DataFrame, lineups: dict[str, str], length: str = "rounds",
                  n=("game_id", "size")).reset_index())
     cells, seats, bots, tests = [], [], [], []
     groups = {key: part for key, part in games.groupby(["setup", "lineup", "players"], observed=True, sort=True)}
-    for (setup, lineup, players), part in groups.items():
+    step = on_step or (lambda done, total: None)
+    for done, ((setup, lineup, players), part) in enumerate(groups.items(), 1):  # the steps: each cell, the pairs
         cell, cell_seats, cell_tests = _cell(setup, lineup, int(players), part)
         cells.append(cell)
         seats += cell_seats
         tests += cell_tests
         bots += _bot_rates(setup, lineup, int(players), part)
+        step(done, len(groups) + 1)
     for (a, b) in combinations(sorted(groups), 2):
         if a[1:] == b[1:]:  # two setups, one line-up, as many seats
             tests += _pair_tests(a[0], b[0], a[1], groups[a], groups[b], length)
@@ -151,6 +154,7 @@ def build(games: pd.DataFrame, lineups: dict[str, str], length: str = "rounds",
                             run_seats, pd.DataFrame(bots, columns=BOT_COLUMNS), tests, games=games, length=length,
                             seats_note=seats_note)
     comparison.findings = findings(comparison)
+    step(len(groups) + 1, len(groups) + 1)
     return comparison
 
 

@@ -30,7 +30,7 @@ from imperial_lab.core.runstore import RunError
 from imperial_lab.core.simulate import DEFAULT_CHUNK_SIZE, simulate
 from imperial_lab.core.stats import wilson
 
-MIN_BOTS, MAX_BOTS = 2, 6  # one bot per seat: the number of bots is the number of players
+MIN_BOTS, MAX_BOTS = 2, 6  # one bot per seat, as many as players: the widest range of any game (each has its own)
 CHUNKS_WANTED = 20  # a league of a few hundred games still spreads over the workers
 WINS_COUNTED = "a shared win counts as a win for every winner"
 
@@ -50,10 +50,13 @@ def chunk_size(games: int) -> int:
 
 
 def check_lineup(bots: list[str], game: str | None = None) -> list[str]:
-    """The canonical specs of a league's line-up for ``game``; SetupError unless there are 2..6."""
+    """The canonical specs of a league's line-up for ``game``; SetupError unless there are as many as
+    the game takes players (``GamePlugin.players``)."""
     specs = [canonical_spec(spec, "--bots", game) for spec in bots]
-    if not MIN_BOTS <= len(specs) <= MAX_BOTS:
-        raise SetupError(f"--bots: a league needs {MIN_BOTS}..{MAX_BOTS} bots, one per seat (the number of "
+    owner = plugin(game)
+    low, high = owner.players
+    if not low <= len(specs) <= high:
+        raise SetupError(f"--bots: a league of {owner.title} needs {low}..{high} bots, one per seat (the number of "
                          f"bots is the number of players); got {len(specs)}")
     return specs
 

@@ -1,7 +1,7 @@
 """The folder of a run (docs/batch-runs.md): one Parquet file per table and chunk, a marker per
 finished chunk, and the run's parameters.
 
-    runs/NAME/run.json                        parameters (kind, games, seed, ...), written once
+    runs/NAME/run.json                        parameters (kind, games, seed, ..., the lab's version), written once
     runs/NAME/<table>/chunk-00000.parquet     one file per table of the tables of imperial_lab.core.tables
     runs/NAME/_done/chunk-00000.json          the chunk's marker: written last, so it proves the rest
 
@@ -20,6 +20,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from imperial_lab.core import lab_version
 from imperial_lab.core.errors import ImperialError
 from imperial_lab.core.jsonio import clip, read_json_file
 from imperial_lab.core.registry import game_of
@@ -30,7 +31,7 @@ TEMP_MARK = ".tmp-"
 MAX_NAME_CHARS = 100  # a run's name is a folder name and the ``run`` value of every row it holds
 KINDS = ("simulate", "import")
 # The fields of run.json and their types; the first three are in every run.json this lab writes.
-RUN_FIELDS = {"kind": str, "name": str, "created": str, "games": int, "players": int, "setup": str, "bots": list,
+RUN_FIELDS = {"kind": str, "name": str, "created": str, "version": str, "games": int, "players": int, "setup": str, "bots": list,
               "seed": int, "chunk_size": int, "config": dict}
 REQUIRED_FIELDS = ("kind", "name", "created")
 TYPE_NAMES = {str: "a string", int: "a whole number", list: "a list", dict: "an object"}
@@ -79,10 +80,11 @@ def check_new(folder: Path) -> None:
 
 
 def create_run(folder: Path, params: dict) -> None:
-    """Start a run in ``folder`` (new or empty): its run.json, with the time it was created."""
+    """Start a run in ``folder`` (new or empty): its run.json, with the time it was created and the
+    version of the lab that made it."""
     check_new(folder)
     stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    write_json(folder / RUN_FILE, {**params, "created": stamp})
+    write_json(folder / RUN_FILE, {**params, "created": stamp, "version": lab_version()})
 
 
 def write_chunk(folder: Path, chunk: int, frames: dict, marker: dict) -> None:

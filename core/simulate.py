@@ -16,15 +16,14 @@ import logging
 import math
 import queue
 import signal
-import socket
 import sys
 import threading
 import time
 from collections import deque
+from contextlib import contextmanager
 from pathlib import Path
-from urllib.parse import urlsplit
 
-from imperial_lab.core import runstore
+from imperial_lab.core import lab_version, runstore
 from imperial_lab.core.bots import canonical_spec, make_bot
 from imperial_lab.core.gamelog import MAX_SEED
 from imperial_lab.core.interface import make_game
@@ -41,7 +40,7 @@ MAX_GAMES = 1_000_000  # per run: about 15 hours of heuristic games on two cores
 MAX_CHUNK_SIZE = 1_000  # a worker holds a chunk's rows: about 0.5 MB per heuristic game, 1 MB per random one
 MAX_CHUNKS = 10_000  # per run: a chunk is seven files, and the catalogue's views name every file
 MAX_WORKERS = 256  # local worker processes, each holding a chunk (the default is one per core)
-SCHEDULER_TIMEOUT = 5.0  # seconds for --scheduler to answer before anything is written
+log = logging.getLogger(__name__)
 # A renamed folder changes "name", and with it the run column: the old chunks would disagree.
 RUN_KEYS = ("game", "name", "games", "players", "setup", "bots", "seed", "chunk_size", "config", "rotate")
 # The local cluster's servers live in this process, which plays chunks too: their periodic callbacks
@@ -86,16 +85,20 @@ def simulate(out, games: int, players: int | None, setup: str, bots: list[str], 
     """Play the chunks of the run in ``out`` that are not finished yet; returns a summary.
 
     The run is of ``game`` (default Imperial 2030), or of the game a setup file names (its own key
-    wins); run.json says which under ``game``.
+    wins); run.json says which under ``game``, and the lab's version under ``version``.
 
     ``bots`` gives one bot spec per seat (imperial_lab.core.bots; stored in their canonical text), turned by one
-    seat per game when ``rotate`` (``game_lineup``). Re-running an interrupted call resumes it; other
-    parameters for the same folder are refused (RunError). ``catalog`` (a path) registers the run when given.
-    ``chunk_size=None`` takes the chunk size saved in the folder's run.json when there is one (a
-    resumed run keeps its chunks, on any number of workers), else ``auto_chunk_size(games, workers)``.
+    seat per game when ``rotate`` (``game_lineup``). Re-running an interrupted call resumes it, and plays
+    again the chunks of games that failed; other parameters, or another version of the lab, for the
+    same folder are refused (RunError). ``catalog`` (a path) registers the run when given, as
+    ``complete``, ``failed`` (some games failed: run it again to retry them) or ``partial``.
+    ``scheduler`` sends the chunks to the Dask cluster at that address, once its workers are checked
+    (imperial_lab.core.cluster). ``chunk_size=None`` takes the chunk size saved in the folder's run.json
+    when there is one (a resumed run keeps its chunks, on any number of workers), else
+    ``auto_chunk_size(games, W)`` for the W worker threads of the cluster, or ``workers``.
     ``on_progress(done_games, total_games)`` is called as each chunk finishes (e.g. a dashboard's bar).
-    Every refusal comes before anything is written: the folder, the catalogue and the scheduler
-    are checked first.
+    Every refusal comes before anything is written: the folder, the catalogue and the cluster's
+    workers are checked first.
     """
     config = load_setup(setup, players, game=game)
     game, seats = game_of(config), make_game(config).num_players
@@ -103,41 +106,65 @@ def simulate(out, games: int, players: int | None, setup: str, bots: list[str], 
         raise RunError(f"{len(bots)} bots named for {seats} players")
     bots = [canonical_spec(spec, "--bots", game) for spec in bots]  # a bad spec fails here, not in every game
     folder = Path(out).resolve()
-    if chunk_size is None:
-        chunk_size = _saved_chunk_size(folder) or auto_chunk_size(games, workers)
-    _check_numbers(games, seed, chunk_size, workers)
-    params = {"kind": "simulate", "game": game, "name": runstore.check_name(folder.name), "games": games,
-              "players": seats, "setup": setup, "bots": bots, "seed": seed, "chunk_size": chunk_size,
-              "config": config}
-    if rotate:  # only then: the run.json of unrotated runs stays as it was, so they still resume
-        params["rotate"] = True
-    saved = _saved_run(folder, params)
-    done = runstore.markers(folder)
-    if catalog is not None:
-        from imperial_lab.core.catalog import check_catalog
-        check_catalog(params["name"], folder, catalog)
-    if scheduler is not None:
-        check_scheduler(scheduler)
-    if saved is None:
-        runstore.create_run(folder, params)
-    runstore.remove_temporaries(folder)
-    todo = [task for task in _tasks(folder, params) if task["chunk"] not in done]
-    start = time.perf_counter()
-    played = sum(marker["count"] for marker in done.values())
-    bar = _progress_bar(games, played, progress)
-    status = "partial"
+    name = runstore.check_name(folder.name)
+    with _cluster(scheduler, config, folder) as cluster:
+        if chunk_size is None:
+            chunk_size = _saved_chunk_size(folder) or auto_chunk_size(games, cluster.threads if cluster else workers)
+        _check_numbers(games, seed, chunk_size, workers)
+        params = {"kind": "simulate", "game": game, "name": name, "games": games, "players": seats, "setup": setup,
+                  "bots": bots, "seed": seed, "chunk_size": chunk_size, "config": config}
+        if rotate:  # only then: the run.json of unrotated runs stays as it was, so they still resume
+            params["rotate"] = True
+        saved = _saved_run(folder, params)
+        done = runstore.markers(folder)
+        if catalog is not None:
+            from imperial_lab.core.catalog import check_catalog
+            check_catalog(name, folder, catalog)
+        if saved is None:
+            runstore.create_run(folder, params)
+        runstore.remove_temporaries(folder)
+        kept = {chunk: marker for chunk, marker in done.items() if not marker["failed"]}  # failed games: again
+        todo = [task for task in _tasks(folder, params) if task["chunk"] not in kept]
+        where = (f"the cluster at {scheduler} ({cluster.threads} worker threads)" if cluster is not None else
+                 "this process" if workers == 1 else f"{workers} processes")
+        log.info("run %s: %d games in chunks of %d; %d chunks done, %d to play on %s", name, games, chunk_size,
+                 len(kept), len(todo), where)
+        start = time.perf_counter()
+        played = sum(marker["count"] for marker in kept.values())
+        bar = _progress_bar(games, played, progress)
+        status = "partial"
+        try:
+            if todo:
+                on_done = _on_chunk(bar, played, games, on_progress)
+                if cluster is not None:
+                    _run_on_cluster(todo, on_done, cluster.client, folder)
+                elif workers == 1:
+                    _run_in_process(todo, on_done)
+                else:
+                    _run_here_and_on_local_cluster(todo, on_done, workers)
+            status = "failed" if summarize(folder)["failed"] else "complete"
+        finally:
+            bar.close()
+            if catalog is not None:  # also after Ctrl-C, so the finished chunks can be queried
+                from imperial_lab.core.catalog import register_run
+                register_run(folder, status, catalog)
+    return {"run": name, "path": str(folder), "status": status, "resumed_chunks": len(kept),
+            "played_chunks": len(todo), "seconds": time.perf_counter() - start, **summarize(folder)}
+
+
+@contextmanager
+def _cluster(scheduler: str | None, config: dict, folder: Path):
+    """The checked cluster at ``scheduler`` (imperial_lab.core.cluster) while the run needs it; None without one."""
+    if scheduler is None:
+        yield None
+        return
+    from imperial_lab.core.cluster import open_cluster
+
+    cluster = open_cluster(scheduler, config, folder)
     try:
-        run = _run_in_process if workers == 1 and scheduler is None else _run_on_dask
-        if todo:
-            run(todo, _on_chunk(bar, played, games, on_progress), workers, scheduler)
-        status = "complete"
+        yield cluster
     finally:
-        bar.close()
-        if catalog is not None:  # also after Ctrl-C, so the finished chunks can be queried
-            from imperial_lab.core.catalog import register_run
-            register_run(folder, status, catalog)
-    return {"run": params["name"], "path": str(folder), "resumed_chunks": len(done), "played_chunks": len(todo),
-            "seconds": time.perf_counter() - start, **summarize(folder)}
+        cluster.close()
 
 
 def summarize(folder: Path) -> dict:
@@ -149,23 +176,6 @@ def summarize(folder: Path) -> dict:
             rows[table] = rows.get(table, 0) + n
     return {"games": sum(m["count"] for m in done), "failed": sum(m["failed"] for m in done),
             "chunks": len(done), "rows": rows}
-
-
-def check_scheduler(address: str) -> None:
-    """Refuse (RunError) a Dask scheduler address that is malformed or does not answer within
-    SCHEDULER_TIMEOUT seconds."""
-    url = urlsplit(address if "://" in address else f"tcp://{address}")  # Dask's default protocol
-    try:
-        host, port = url.hostname, url.port
-    except ValueError:  # a port that is not a number of 0..65535
-        host = port = None
-    if url.scheme not in ("tcp", "tls") or not host or not port:
-        raise RunError(f"--scheduler {clip(address)}: not a scheduler address such as tcp://HOST:8786")
-    try:
-        socket.create_connection((host, port), timeout=SCHEDULER_TIMEOUT).close()
-    except OSError as exc:
-        raise RunError(f"--scheduler {address}: cannot connect ({exc.strerror or exc}); is a dask scheduler "
-                       f"running there?") from None
 
 
 def _check_numbers(games: int, seed: int, chunk_size: int, workers: int) -> None:
@@ -189,6 +199,10 @@ def _saved_run(folder: Path, params: dict) -> dict | None:
     if saved.get("kind") != "simulate":
         raise RunError(f"{folder}: holds a run of kind {saved.get('kind')!r}, not a simulation; choose a new --out")
     saved = {**saved, "game": game_of(saved)}  # a run.json without one is Imperial 2030's
+    made_by = saved.get("version")  # none in the run.json of runs made before versions were recorded
+    if made_by is not None and made_by != lab_version():
+        raise RunError(f"{folder} holds a run made by imperial-lab {made_by}, and this is {lab_version()}: its games "
+                       f"would not all come from one engine; resume it with {made_by}, or choose a new --out")
     changed = [key for key in RUN_KEYS if saved.get(key) != params.get(key)]
     if changed:
         was = ", ".join(f"{key} {saved.get(key)!r} (now {params.get(key)!r})" for key in changed if key != "config")
@@ -232,36 +246,35 @@ def run_chunk(task: dict, after_game=None) -> dict:
     marker = {"first": task["first"], "count": task["count"], "failed": _failed(tables[games_table(game)]),
               "rows": {name: len(df) for name, df in tables.items()}}
     runstore.write_chunk(Path(task["out"]), task["chunk"], tables, marker)
-    return marker
+    return {"chunk": task["chunk"], **marker}
 
 
 def _failed(games_frame) -> int:
     return int((games_frame["status"] == "failed").sum())
 
 
-def _run_in_process(tasks: list[dict], on_done, workers: int, scheduler: str | None) -> None:
+def _run_in_process(tasks: list[dict], on_done) -> None:
     for task in tasks:
         on_done(run_chunk(task))
 
 
-def _run_on_dask(tasks: list[dict], on_done, workers: int, scheduler: str | None) -> None:
-    """Chunks as Dask tasks on the cluster at ``scheduler``, or, without one, in this process and on a
-    LocalCluster of ``workers - 1`` processes (``_run_here_and_on_local_cluster``).
+def _run_on_cluster(tasks: list[dict], on_done, client, folder: Path) -> None:
+    """Chunks as Dask tasks on a cluster's workers. A worker that dies has its chunk rerun elsewhere by
+    Dask; a chunk's files are replaced whole, so a rerun can never leave a mix of two attempts. A
+    chunk whose marker this process cannot see (a worker writing to another file system than the
+    one checked) stops the run rather than counting games that are nowhere."""
+    from dask.distributed import as_completed
 
-    A worker that dies has its chunk rerun elsewhere by Dask; a chunk's files are replaced whole,
-    so a rerun can never leave a mix of two attempts.
-    """
-    if scheduler is None:
-        _run_here_and_on_local_cluster(tasks, on_done, workers)
-        return
-    from dask.distributed import Client, as_completed
-
-    client = Client(scheduler)
+    futures = client.map(run_chunk, tasks, pure=False)
     try:
-        for future in as_completed(client.map(run_chunk, tasks, pure=False)):
-            on_done(future.result())
+        for future in as_completed(futures):
+            marker = future.result()
+            if not runstore.marker_path(folder, marker["chunk"]).is_file():
+                raise RunError(f"a worker finished chunk {marker['chunk']}, but its files are not in {folder} as this "
+                               f"machine sees it: every worker must see the run folder at the same path")
+            on_done(marker)
     finally:
-        client.close()
+        client.cancel(futures)
 
 
 class _Chunks:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import shutil
 import subprocess
@@ -10,9 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from imperial_lab.core.cli import main
+from imperial_lab.core import lab_version
+from imperial_lab.core.cli import _parser, main
 from imperial_lab.core.gamelog import replay
 from imperial_lab.core.interface import make_game
+from imperial_lab.core.simulate import simulate
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:
@@ -224,3 +227,112 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path, position_fil
     proc.stdout.close()
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 141 and err == b""
+
+
+# ----- the conventions of every command (as catanatron-play's): help, version, output, notes -----
+
+def commands(parser=None, words=("imperial",)):
+    """(words, parser) of ``imperial`` and of every command and subcommand under it."""
+    parser = parser or _parser()
+    yield words, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, child in action.choices.items():
+                yield from commands(child, (*words, name))
+
+
+def test_every_command_has_a_description_examples_and_help_on_every_option():
+    found = list(commands())
+    assert {words[1] for words, _ in found[1:]} >= {"play", "replay", "legal", "apply", "setups", "simulate", "import",
+                                                    "runs", "compare", "query", "league", "dashboard", "bench"}
+    for words, parser in found:
+        command = " ".join(words)
+        assert parser.description and parser.description[0].isupper(), command
+        examples = parser.epilog.splitlines()
+        assert examples[0] == "examples:" and len(examples) > 1, command
+        assert all(line.startswith(f"  {command} ") or line == f"  {command}" for line in examples[1:]), command
+        for action in parser._actions:
+            assert action.help, f"{command}: {action.option_strings or action.dest} has no help"
+        assert {"--quiet", "--log-level"} <= set(parser._option_string_actions), command
+
+
+def test_version(capsys):
+    code, out, err = run(capsys, "--version")
+    assert code == 0 and out == f"imperial (imperial-lab) {lab_version()}\n" and err == ""
+
+
+@pytest.mark.parametrize("argv, error", [
+    (["play", "--game", "imperia", "--players", "5"], "imperial play: argument --players: Imperia takes 2-4 players, "
+                                                       "got 5"),
+    (["simulate", "--game", "imperial_powers", "--players", "2", "--games", "1", "--out", "x"],
+     "imperial simulate: argument --players: Imperial Powers takes 3-5 players, got 2"),
+    (["play", "--players", "7"], "imperial play: argument --players: expected a whole number 2..6, got '7'"),
+])
+def test_player_ranges_of_each_game_in_help_and_errors(capsys, argv, error):
+    ranges = "Imperial 2030 2-6, Imperia 2-4, Imperial Powers 3-5"
+    for command in ("play", "simulate", "league"):
+        assert ranges in " ".join(run(capsys, command, "--help")[1].split())
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and err.startswith(f"imperial: error: {error}") and err.count("\n") == 1
+
+
+@pytest.fixture(scope="module")
+def imperia_lab(tmp_path_factory):
+    """A catalogue with one small Imperia run."""
+    root = tmp_path_factory.mktemp("imperia_lab")
+    simulate(root / "runs" / "im", 2, 2, "default", ["random"] * 2, seed=1, workers=1, catalog=root / "lab.duckdb",
+             progress=False, game="imperia")
+    return root / "lab.duckdb"
+
+
+def test_runs_query_and_setups_print_json_and_runs_name_the_game(capsys, imperia_lab):
+    code, out, _ = run(capsys, "runs", "--catalog", str(imperia_lab), "--json")
+    (row,) = json.loads(out)
+    assert code == 0 and (row["name"], row["game"], row["games"], row["status"]) == ("im", "imperia", 2, "complete")
+    assert row["created"].startswith("20") and row["created"][10] == "T"  # ISO dates
+    header = run(capsys, "runs", "--catalog", str(imperia_lab))[1].splitlines()[0].split()
+    assert header[:2] == ["name", "game"]
+    code, out, _ = run(capsys, "query", "SELECT run, count(*) AS n, list(game_id ORDER BY game_id) AS ids FROM "
+                                        "im_games GROUP BY run", "--catalog", str(imperia_lab), "--json")
+    assert code == 0 and json.loads(out) == [{"run": "im", "n": 2, "ids": [0, 1]}]
+    code, out, _ = run(capsys, "setups", "--game", "imperial2030", "--json")
+    assert code == 0 and {"standard", "three_nations_each"} <= {row["name"] for row in json.loads(out)}
+    assert "players  description" in run(capsys, "setups", "--game", "imperial_powers")[1]
+
+
+def tiny_simulate(tmp_path: Path) -> list[str]:
+    """``imperial simulate`` of two Imperia games into a catalogue of the test's own, less ``--out``."""
+    return ["simulate", "--game", "imperia", "--players", "2", "--games", "2", "--workers", "1",
+            "--catalog", str(tmp_path / "lab.duckdb"), "--out"]
+
+
+def test_notes_follow_the_log_level_and_quiet(capsys, tmp_path):
+    argv = tiny_simulate(tmp_path)
+    note = "imperial: info: run a: 2 games in chunks of 1; 0 chunks done, 2 to play on this process\n"
+    assert run(capsys, *argv, str(tmp_path / "a"), "--log-level", "info")[2] == note
+    assert run(capsys, *argv, str(tmp_path / "a"))[2] == ""  # warnings and errors only, by default
+    assert run(capsys, "--log-level", "info", *argv, str(tmp_path / "b"), "--quiet")[2] == ""
+    assert run(capsys, "--log-level", "debug", *argv, str(tmp_path / "c"))[2].startswith("imperial: info: run c:")
+
+
+def test_a_progress_bar_only_on_a_terminal_unless_asked_not_to(capsys, monkeypatch, tmp_path, lab):
+    argv = tiny_simulate(tmp_path)
+    assert run(capsys, *argv, str(tmp_path / "a"))[2] == ""  # stderr is not a terminal here
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    assert "games: 100%" in run(capsys, *argv, str(tmp_path / "b"))[2]
+    assert run(capsys, *argv, str(tmp_path / "c"), "--no-progress")[2] == ""
+    assert run(capsys, *argv, str(tmp_path / "d"), "-q")[2] == ""
+    code, out, err = run(capsys, "compare", *lab.runs, "--catalog", str(lab.catalog))
+    assert code == 0 and "compare: 100%" in err and "3/3" in err  # two cells (one per setup), then their tests
+    assert run(capsys, "compare", *lab.runs, "--catalog", str(lab.catalog), "--no-progress")[2] == ""
+
+
+def test_help_loads_no_heavy_library():
+    """``imperial --help`` answers at once: it imports no graph, table, cluster or page library (networkx
+    only where a graph algorithm runs, pandas, DuckDB and Dask only in the batch commands)."""
+    heavy = ("networkx", "pandas", "pyarrow", "duckdb", "dask", "distributed", "streamlit", "scipy", "tqdm")
+    code = (f"import sys, contextlib, io; from imperial_lab.core.cli import main\n"
+            f"with contextlib.redirect_stdout(io.StringIO()): main(['--help'])\n"
+            f"print(','.join(name for name in {heavy!r} if name in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout == "\n", done.stdout + done.stderr

@@ -142,16 +142,20 @@ def test_json_output_and_default_name_and_folder(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("bots, games, words", [
-    ("random", "4", "a league needs 2..6 bots, one per seat"),
+    ("random", "4", "a league of Imperial 2030 needs 2..6 bots, one per seat"),
     (",".join(["random"] * 7), "4", "got 7"),
     ("random,random", "0", "argument --games: expected a whole number 1.."),
     ("random,genius", "4", "--bots: 'genius': unknown bot 'genius'"),
     ("random,heuristic:temperature=abc", "4", "parameter 'temperature': expected a number"),
     ("random,heuristic:temperature=1e999", "4", "expected a finite number"),
     ("random,mcts:playouts=0", "4", "'mcts:playouts=0'"),
+    ("random,random,random,random,random --game imperia", "4", "a league of Imperia needs 2..4 bots, one per seat"),
+    ("random,random --game imperial_powers", "4", "a league of Imperial Powers needs 3..5 bots, one per seat"),
 ])
 def test_bad_input_is_one_error_line_and_nothing_written(tmp_path, capsys, bots, games, words):
-    argv = ["league", "--bots", bots, "--games", games, "--workers", "1", "--catalog", str(tmp_path / "lab.duckdb")]
+    bots, *game = bots.split(" ", 1)
+    argv = ["league", "--bots", bots, "--games", games, "--workers", "1", "--catalog", str(tmp_path / "lab.duckdb"),
+            *(game[0].split() if game else [])]
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("imperial: error: ") and words in err and err.count("\n") == 1

@@ -4,6 +4,7 @@ Ctrl-C or a lost marker, refused parameters, failed games kept."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import time
 from pathlib import Path
@@ -16,7 +17,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from imperial_lab.core import bots as bots_module
-from imperial_lab.core import runstore
+from imperial_lab.core import lab_version, runstore
 from imperial_lab.core import simulate as simulate_module
 from imperial_lab.core.bots import RandomBot
 from imperial_lab.core.catalog import list_runs
@@ -216,7 +217,7 @@ def test_ctrl_c_keeps_the_finished_chunks_and_registers_them(reference, tmp_path
     assert main(argv) == 0
     out, err = capsys.readouterr()
     assert "24 games (0 failed) in 8 chunks" in out and "5 chunks played, 3 already done" in out
-    assert "games: 100%" in err  # the progress bar, on stderr
+    assert err == ""  # no progress bar: stderr is not a terminal
     assert_same_tables(folder, reference)
 
 
@@ -289,11 +290,63 @@ class CrashBot(RandomBot):
         return super().decide(state, legal_actions)
 
 
+class BrokenMachine(RandomBot):
+    """A random bot whose decisions raise while ``broken``: a failure of the machine, not of the rules."""
+
+    broken = True
+
+    def decide(self, state, legal_actions):
+        if BrokenMachine.broken:
+            raise OSError("No space left on device")
+        return super().decide(state, legal_actions)
+
+
+def test_failed_games_end_the_command_with_status_1_and_are_played_again(reference, tmp_path, monkeypatch, capsys):
+    """A run with failed games is not ``complete`` and exits 1 with a line saying so; the same command
+    again plays the chunks of the failed games again, and only those."""
+    monkeypatch.setitem(bots_module.BOTS, "random", BrokenMachine)
+    monkeypatch.setattr(BrokenMachine, "broken", True)
+    folder, catalog = tmp_path / "batch", tmp_path / "lab.duckdb"
+    argv = ["simulate", "--games", "24", "--chunk-size", "3", "--seed", "5", "--workers", "1", "--out", str(folder),
+            "--catalog", str(catalog)]
+    shutil.copytree(reference["folder"], folder)
+    for chunk in (2, 5):  # as if these chunks had been played while the machine was broken
+        (folder / runstore.DONE_DIR / f"chunk-{chunk:05d}.json").unlink()
+    assert main(argv) == 1
+    out, err = capsys.readouterr()
+    assert "24 games (6 failed) in 8 chunks" in out
+    assert err == ("imperial: error: 6 of 24 games of run batch failed (status 'failed' in its games table, with the "
+                   "error and the moves before it); run the same command again to play them again\n")
+    assert list_runs(catalog).loc[0, "status"] == "failed"
+    assert "OSError: No space left on device" in tables_of(folder)["games"].to_pylist()[6]["error"]
+    before = file_times(folder)
+    monkeypatch.setattr(BrokenMachine, "broken", False)
+    assert main(argv) == 0
+    assert "2 chunks played, 6 already done" in capsys.readouterr().out
+    changed = {name.split("/")[-1] for name, t in file_times(folder).items() if before[name] != t}
+    assert changed == {"chunk-00002.parquet", "chunk-00005.parquet", "chunk-00002.json", "chunk-00005.json"}
+    assert list_runs(catalog).loc[0, "status"] == "complete"
+    assert_same_tables(folder, reference)
+
+
+def test_a_run_of_another_version_of_the_lab_is_not_resumed(reference, tmp_path):
+    folder = tmp_path / "batch"
+    shutil.copytree(reference["folder"], folder)
+    saved = json.loads((folder / "run.json").read_text())
+    assert saved["version"] == lab_version()
+    (folder / "run.json").write_text(json.dumps({**saved, "version": "0.0.1"}))
+    with pytest.raises(RunError, match=rf"^{folder} holds a run made by imperial-lab 0.0.1, and this is "
+                                       rf"{re.escape(lab_version())}: .* resume it with 0.0.1, or choose a new --out$"):
+        play(folder)
+    (folder / "run.json").write_text(json.dumps({key: value for key, value in saved.items() if key != "version"}))
+    assert play(folder)["played_chunks"] == 0  # made before versions were recorded: resumed
+
+
 def test_a_game_that_raises_is_a_failed_row_with_seed_and_log(tmp_path, monkeypatch):
     monkeypatch.setitem(bots_module.BOTS, "crash", CrashBot)
     folder = tmp_path / "crashing"
     result = play(folder, games=4, chunk_size=2, bots=["random", "random", "random", "crash"])
-    assert result["games"] == 4 and result["failed"] == 4
+    assert result["games"] == 4 and result["failed"] == 4 and result["status"] == "failed"
     games = tables_of(folder)["games"].to_pylist()
     assert [g["game_id"] for g in games] == [0, 1, 2, 3]
     for k, game in enumerate(games):

@@ -13,22 +13,34 @@ from imperial_lab.core.errors import SetupError
 
 def add_commands(sub, setups_sub) -> None:
     """Add the subcommands to ``imperial`` (``sub``) and to ``imperial setups`` (``setups_sub``)."""
-    bench = sub.add_parser("bench", help="time random games and the engine's hot calls")
-    bench.add_argument("--repeats", type=bounded(MAX_BENCH), default=5)
-    bench.add_argument("--games", type=bounded(MAX_BENCH), default=20, help="games per repeat")
-    bench.add_argument("--players", type=player_count, default=4)
-    bench.add_argument("--seed", type=seed_value, default=1)
+    bench = sub.add_parser(
+        "bench", help="time random games and the engine's hot calls",
+        description="Time random Imperial 2030 games (games, nation turns and decisions per second, the median and\n"
+                    "range over repeats) and the engine's hot calls (legal_actions, apply_action, clone).",
+        examples=("imperial bench", "imperial bench --repeats 3 --games 50 --players 6 --json"))
+    bench.add_argument("--repeats", type=bounded(MAX_BENCH), default=5, help="how many times to time them (default 5)")
+    bench.add_argument("--games", type=bounded(MAX_BENCH), default=20, help="games per repeat (default 20)")
+    bench.add_argument("--players", type=player_count, default=4, help="players of each game, 2-6 (default 4)")
+    bench.add_argument("--seed", type=seed_value, default=1, help="seeds the games (default 1)")
     bench.add_argument("--json", action="store_true", help="print the raw result as one JSON object")
     bench.set_defaults(run=_bench)
 
-    structure = setups_sub.add_parser("structure", help="who governs on what, and the cheapest takeovers (§9)")
-    structure.add_argument("name", metavar="NAME")
+    structure = setups_sub.add_parser(
+        "structure", help="who governs on what, and the cheapest takeovers (§9)",
+        description="Show an Imperial 2030 setup's structure: who governs each nation on how much credit, who\n"
+                    "invests first, and which single bond purchase takes a government over (§9).",
+        examples=("imperial setups structure three_nations_each", "imperial setups structure standard --json"))
+    structure.add_argument("name", metavar="NAME", help="a setup name (imperial setups lists them)")
     structure.add_argument("--json", action="store_true", help="print the structure as one JSON object")
     structure.set_defaults(run=_setups_structure)
     from imperial_lab.core.games.imperial2030.fair_setups import MAX_CANDIDATES, MAX_GAMES  # a light module (no scipy)
-    fair = setups_sub.add_parser("search", help="search for a distribution whose seats win equally often, "
-                                                "validated on fresh games (docs/setups.md)")
-    fair.add_argument("--players", type=player_count, default=4, help="2..6 (default 4)")
+    fair = setups_sub.add_parser(
+        "search", help="search for a distribution whose seats win equally often, validated on fresh games",
+        description="Search for an Imperial 2030 bond distribution whose seats win equally often: play each\n"
+                    "candidate, keep the fairest, and measure it again on fresh games (docs/setups.md).",
+        examples=("imperial setups search --candidates 20 --games 200",
+                  "imperial setups search --players 3 --candidates 40 --games 300 --tune-handicap --save fair3"))
+    fair.add_argument("--players", type=player_count, default=4, help="players, 2-6 (default 4)")
     fair.add_argument("--bots", default="heuristic", help="heuristic or random bots: one spec for every seat, or one "
                                                           "per seat (default heuristic; mcts is refused: too slow)")
     fair.add_argument("--candidates", type=bounded(MAX_CANDIDATES), required=True,
