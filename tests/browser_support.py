@@ -42,26 +42,34 @@ def dashboard_server(catalog: Path, setups: Path | None = None, options: dict | 
     """``streamlit run dashboard/app.py`` on the catalogue; yields its address, stops it on exit.
     ``options`` are Streamlit settings for this server on top of dashboard/.streamlit/config.toml,
     e.g. ``{"client.toolbarMode": "developer"}`` for the menu's Clear cache."""
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "IMPERIAL_LAB_CATALOG": str(catalog)}
     if setups is not None:
         env["IMPERIAL_LAB_SETUPS"] = str(setups)
     command = [sys.executable, "-m", "streamlit", "run", str(APP), "--server.headless", "true",
                "--server.port", str(port), "--server.address", "127.0.0.1"]
     command += [arg for key, value in (options or {}).items() for arg in (f"--{key}", str(value))]
+    with serving(command, port, env, ROOT) as (url, _):
+        yield url
+
+
+@contextmanager
+def serving(command: list[str], port: int, env: dict, cwd: Path):
+    """Run ``command``, a Streamlit server on ``port`` of 127.0.0.1, until it answers its health check;
+    yields its address and a function giving its output so far; stops it on exit."""
     with tempfile.TemporaryFile(mode="a+b") as log:  # appending: reading it back moves no write offset
         # A session of its own, so that stopping it also stops whatever it started (e.g. Dask workers).
-        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        server = subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT,
                                   start_new_session=True)
         try:
             url = f"http://127.0.0.1:{port}"
             _wait_until_up(url, server, log)
-            yield url
+            yield url, lambda: _tail(log, lines=10_000)
         finally:
             _stop(server)
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]

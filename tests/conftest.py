@@ -22,10 +22,27 @@ def _keep_main_module():
     sys.modules["__main__"] = main
 
 
+def pytest_addoption(parser):
+    parser.addoption("--slow", action="store_true",
+                     help="also run the long tests (marked slow): the full property runs over hundreds of games")
+
+
 def pytest_configure(config):
     """Each test process gets a user folder of its own (imperial_lab.core.files): no test writes a
     catalogue, a run or a saved game into the checkout or the user's own folder."""
+    config.addinivalue_line("markers", "slow: a long test (a full property run, a strength check), run only with "
+                                       "--slow; the default suite keeps a short run of the same checks")
     config.lab_home = os.environ[HOME_ENV] = tempfile.mkdtemp(prefix="imperial-lab-home-")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Without --slow, the tests marked slow are left out (deselected, not skipped)."""
+    if config.getoption("--slow"):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not item.get_closest_marker("slow")]
 
 
 def pytest_unconfigure(config):

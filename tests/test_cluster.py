@@ -10,7 +10,6 @@ import os
 import re
 import shlex
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -23,6 +22,7 @@ from imperial_lab.core import lab_version, runstore
 from imperial_lab.core.cli import main
 from imperial_lab.core.registry import plugin
 from imperial_lab.core.simulate import QUIET_DASK, auto_chunk_size, simulate
+from tests.browser_support import free_port
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "batch-runs.md"
 BIN = Path(sys.executable).parent  # the dask command of this environment
@@ -56,12 +56,6 @@ def documented_commands() -> dict[str, list[str]]:
     block = re.search(r"### On a cluster.*?```bash\n(.*?)```", DOCS.read_text(), re.S).group(1)
     lines = [shlex.split(line) for line in block.splitlines() if line.startswith("dask ")]
     return {words[1]: words for words in lines}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
 
 
 class Cluster:

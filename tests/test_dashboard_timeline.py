@@ -117,11 +117,12 @@ def test_position_before_an_action(timeline):
 
 # ----- plain words for every action -----
 
-def test_every_action_of_random_games_has_words():
-    """Over 200 random games (2-6 players, the standard and the variant setup, tight unit limits so
-    that production has choices), every action gets a sentence that is more than its notation."""
+def words_of_random_games(games: int) -> None:
+    """Over ``games`` random games (2-6 players, the standard and the variant setup, tight unit limits so
+    that production has choices), every action gets a sentence that is more than its notation, and
+    every kind of action comes up."""
     seen = set()
-    for seed in range(200):
+    for seed in range(games):
         config = {"game": "imperial2030", "players": 2 + seed % 5}
         if seed % 3 == 1:
             config["setup"] = "variant"
@@ -142,6 +143,15 @@ def test_every_action_of_random_games_has_words():
         play_game(config, [RandomBot(seed + p) for p in range(config["players"])], seed, record=False,
                   on_start=start, on_step=step)
     assert set(WORDS) - seen <= {parse_action(load_board(), "flag peru")[0]}  # flags run short too rarely
+
+
+def test_every_action_of_random_games_has_words():
+    words_of_random_games(20)  # every kind of action comes up within the first 5
+
+
+@pytest.mark.slow
+def test_every_action_of_many_random_games_has_words():
+    words_of_random_games(200)
 
 
 def before(nation="EU", kind="maneuver", player=0, nations=None, **decision) -> dict:

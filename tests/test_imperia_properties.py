@@ -31,8 +31,9 @@ from imperial_lab.core.games.imperia.invariants import violations
 from imperial_lab.core.interface import make_game
 from imperial_lab.core.play import play_game
 
-GAMES_PER_COUNT = 200
+GAMES_PER_COUNT = 200  # --slow: the full runs; the default suite plays the QUICK ones
 OPTION_GAMES_PER_COUNT = 60
+QUICK_GAMES, QUICK_OPTION_GAMES = 20, 6
 
 
 def tiles_per_colour(state) -> list[int]:
@@ -81,10 +82,27 @@ class Checker:
         self.prev = state.clone()
 
 
+GAME = dict(seed=st.integers(0, 2**32 - 1), generated=st.booleans(), fixed_start=st.booleans(), patient=st.booleans())
+OPTIONS = dict(seed=st.integers(0, 2**32 - 1), orth=st.integers(0, 4), fixed=st.booleans(), uncovered=st.booleans(),
+               patient=st.booleans())
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@settings(max_examples=QUICK_GAMES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**GAME)
+def test_random_games_keep_every_invariant(players, **drawn):
+    random_game_keeps_every_invariant(players, **drawn)
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 @settings(max_examples=GAMES_PER_COUNT, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), generated=st.booleans(), fixed_start=st.booleans(), patient=st.booleans())
-def test_random_games_keep_every_invariant(players, seed, generated, fixed_start, patient):
+@given(**GAME)
+def test_many_random_games_keep_every_invariant(players, **drawn):
+    random_game_keeps_every_invariant(players, **drawn)
+
+
+def random_game_keeps_every_invariant(players, seed, generated, fixed_start, patient):
     config = {"game": "imperia", "players": players}
     if generated:
         config |= {"layout": "generated", "layout_seed": seed % 1000}
@@ -97,12 +115,23 @@ def test_random_games_keep_every_invariant(players, seed, generated, fixed_start
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-@settings(max_examples=OPTION_GAMES_PER_COUNT, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), orth=st.integers(0, 4), fixed=st.booleans(), uncovered=st.booleans(),
-       patient=st.booleans())
-def test_random_games_with_the_options_keep_every_invariant(players, seed, orth, fixed, uncovered, patient):
+@settings(max_examples=QUICK_OPTION_GAMES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**OPTIONS)
+def test_random_games_with_the_options_keep_every_invariant(players, **drawn):
     """G9, G13, G18: the same checks with the general classes, fixed general types and scoring
     uncovered tiles drawn."""
+    random_game_with_options_keeps_every_invariant(players, **drawn)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+@settings(max_examples=OPTION_GAMES_PER_COUNT, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**OPTIONS)
+def test_many_random_games_with_the_options_keep_every_invariant(players, **drawn):
+    random_game_with_options_keeps_every_invariant(players, **drawn)
+
+
+def random_game_with_options_keeps_every_invariant(players, seed, orth, fixed, uncovered, patient):
     config = {"game": "imperia", "players": players, "general_classes": {"orth": orth, "diag": 4 - orth},
               "general_orders": "fixed_types_2_mobilise_2_direct" if fixed else "both_orders",
               "uncovered_tiles_score": uncovered}

@@ -12,7 +12,6 @@ import pyarrow.parquet as pq
 import pytest
 
 from imperial_lab.core import runstore
-from imperial_lab.core import simulate as simulate_module
 from imperial_lab.core.bots import make_bot
 from imperial_lab.core.catalog import list_runs, query
 from imperial_lab.core.cli import main
@@ -25,7 +24,6 @@ from imperial_lab.core.interface import CHANCE, make_game
 from imperial_lab.core.play import play_game
 from imperial_lab.core.simulate import simulate
 from imperial_lab.core.tables import data_dictionary, frames, merge_rows, record_game
-from tests.lab_fixtures import kill_during, record_after_a_worker_chunk
 
 ROOT = Path(__file__).resolve().parents[1]
 # name: (config, bots, seed)
@@ -200,14 +198,11 @@ def reference(tmp_path_factory) -> dict:
     return {"folder": folder, "tables": run_tables(folder)}
 
 
-def test_a_run_on_two_workers_is_registered_and_queryable(reference, tmp_path, monkeypatch):
-    """This process and one Dask worker both play chunks: this process's first game waits until the
-    worker has finished one (as in tests/test_simulate.py), however long the cluster takes to start."""
-    folder, catalog, here = tmp_path / "batch", tmp_path / "lab.duckdb", []
-    monkeypatch.setattr(simulate_module, "record_game", record_after_a_worker_chunk(folder, here))
-    result = simulate(folder, **RUN, workers=2, catalog=catalog, progress=False)
+def test_a_run_is_registered_and_queryable(reference, tmp_path):
+    """(The same run on Dask workers: tests/test_cluster.py, for every game.)"""
+    folder, catalog = tmp_path / "batch", tmp_path / "lab.duckdb"
+    result = simulate(folder, **RUN, workers=1, catalog=catalog, progress=False)
     assert result["rows"]["im_games"] == 6 and result["rows"]["im_space_final"] == 6 * 64
-    assert 0 < len(here) < RUN["games"], here  # chunks on both sides
     tables = run_tables(folder)
     for name, table in reference["tables"].items():
         assert tables[name].equals(table), f"table {name} differs"
@@ -223,19 +218,6 @@ def test_a_run_on_two_workers_is_registered_and_queryable(reference, tmp_path, m
 
     from imperial_lab.dashboard import queries
     assert queries.runs(catalog).set_index("name").loc["batch", "game"] == "imperia"
-
-
-def test_resume_after_the_process_is_killed(tmp_path):
-    folder, catalog = tmp_path / "batch", tmp_path / "lab.duckdb"
-    argv = ["simulate", "--game", "imperia", "--players", "3", "--games", "12", "--chunk-size", "1", "--bots",
-            "heuristic", "--workers", "1", "--out", str(folder), "--catalog", str(catalog)]
-    kept = kill_during(argv, folder)
-    assert 2 <= len(kept) < 12, "the run was not interrupted"
-    times = {path: path.stat().st_mtime_ns for c in kept for path in folder.rglob(f"chunk-{c:05d}*")}
-    assert main(argv) == 0
-    assert {path: path.stat().st_mtime_ns for path in times} == times  # nothing played twice
-    assert run_tables(folder)["im_games"].column("game_id").to_pylist() == list(range(12))
-    assert list_runs(catalog).loc[0, ["games", "chunks", "status"]].tolist() == [12, 12, "complete"]
 
 
 def test_an_imported_log_gives_the_same_rows(reference, tmp_path):

@@ -28,7 +28,8 @@ from imperial_lab.core.games.imperial_powers.scoring import standings
 from imperial_lab.core.interface import make_game
 from imperial_lab.core.play import play_game
 
-GAMES_PER_COUNT = 120
+GAMES_PER_COUNT = 120  # --slow: the full runs; the default suite plays QUICK_GAMES
+QUICK_GAMES = 12
 OPTIONS = {"power_assignment": ["pick", "random"], "tie_rule": ["drop_to_lowest_shared_place",
                                                                 "share_highest_place", "split_places"],
            "event_resolution": ["immediate", "after_all_assigned"], "tactics_visibility": ["hidden", "regions_public"],
@@ -63,11 +64,26 @@ class Checker:
                 assert state.string_to_action(state.action_to_string(a)) == a, where
 
 
+GAME = dict(seed=st.integers(0, 2**32 - 1), turns=st.sampled_from([10, 10, 3]),
+            options=st.fixed_dictionaries({key: st.sampled_from(values) for key, values in OPTIONS.items()}))
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+@settings(max_examples=QUICK_GAMES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**GAME)
+def test_random_games_keep_every_invariant(players, **drawn):
+    random_game_keeps_every_invariant(players, **drawn)
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [3, 4, 5])
 @settings(max_examples=GAMES_PER_COUNT, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), turns=st.sampled_from([10, 10, 3]),
-       options=st.fixed_dictionaries({key: st.sampled_from(values) for key, values in OPTIONS.items()}))
-def test_random_games_keep_every_invariant(players, seed, options, turns):
+@given(**GAME)
+def test_many_random_games_keep_every_invariant(players, **drawn):
+    random_game_keeps_every_invariant(players, **drawn)
+
+
+def random_game_keeps_every_invariant(players, seed, options, turns):
     config = {"game": "imperial_powers", "players": players, "turns": turns, **options}
     game = make_game(config)
     played = play_game(config, [RandomBot(seed + p) for p in range(players)], seed,

@@ -15,7 +15,6 @@ import pyarrow.parquet as pq
 import pytest
 
 from imperial_lab.core import compare, runstore
-from imperial_lab.core import simulate as simulate_module
 from imperial_lab.core.bots import make_bot
 from imperial_lab.core.catalog import list_runs, query
 from imperial_lab.core.cli import main
@@ -31,7 +30,6 @@ from imperial_lab.core.league import league, standings
 from imperial_lab.core.play import play_game
 from imperial_lab.core.simulate import simulate
 from imperial_lab.core.tables import data_dictionary, frames, record_game, record_replay
-from tests.lab_fixtures import kill_during, record_after_a_worker_chunk
 
 ROOT = Path(__file__).resolve().parents[1]
 D = data()
@@ -362,14 +360,12 @@ def reference(tmp_path_factory) -> dict:
     return {"folder": folder, "tables": run_tables(folder)}
 
 
-def test_a_run_on_two_workers_is_registered_and_queryable(reference, tmp_path, monkeypatch):
-    """This process and one Dask worker both play chunks (as in tests/test_simulate.py)."""
-    folder, catalog, here = tmp_path / "batch", tmp_path / "lab.duckdb", []
-    monkeypatch.setattr(simulate_module, "record_game", record_after_a_worker_chunk(folder, here))
-    result = simulate(folder, **RUN, workers=2, catalog=catalog, progress=False)
+def test_a_run_is_registered_and_queryable(reference, tmp_path):
+    """(The same run on Dask workers: tests/test_cluster.py, for every game.)"""
+    folder, catalog = tmp_path / "batch", tmp_path / "lab.duckdb"
+    result = simulate(folder, **RUN, workers=1, catalog=catalog, progress=False)
     assert result["rows"] == {"ip_games": 6, "ip_region_turn": 6 * 300, "ip_player_turn": 6 * 40,
                               "ip_events": 6 * 100}
-    assert 0 < len(here) < RUN["games"], here  # chunks on both sides
     tables = run_tables(folder)
     for name, table in reference["tables"].items():
         assert tables[name].equals(table), f"table {name} differs"
@@ -384,19 +380,6 @@ def test_a_run_on_two_workers_is_registered_and_queryable(reference, tmp_path, m
     assert query("SELECT count(*) AS n FROM games", catalog)["n"][0] == 0  # Imperial 2030's views stay empty
     assert main(["query", "--catalog", str(catalog), "SELECT event, avg(hit_leader::INT) FROM ip_events "
                  "GROUP BY event"]) == 0
-
-
-def test_resume_after_the_process_is_killed(tmp_path):
-    folder, catalog = tmp_path / "batch", tmp_path / "lab.duckdb"
-    argv = ["simulate", "--game", GAME, "--players", "3", "--games", "30", "--chunk-size", "1", "--bots", "random",
-            "--workers", "1", "--out", str(folder), "--catalog", str(catalog)]
-    kept = kill_during(argv, folder)
-    assert 2 <= len(kept) < 30, "the run was not interrupted"
-    times = {path: path.stat().st_mtime_ns for c in kept for path in folder.rglob(f"chunk-{c:05d}*")}
-    assert main(argv) == 0
-    assert {path: path.stat().st_mtime_ns for path in times} == times  # nothing played twice
-    assert run_tables(folder)["ip_games"].column("game_id").to_pylist() == list(range(30))
-    assert list_runs(catalog).loc[0, ["games", "chunks", "status"]].tolist() == [30, 30, "complete"]
 
 
 def test_imported_logs_give_the_same_rows(reference, tmp_path):

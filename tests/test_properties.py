@@ -1,7 +1,8 @@
 """Property tests over many complete random games (STYLE.md (c)3).
 
-Hypothesis draws the chance seed, the player count (2-6) and the setup (standard deal or the
-experienced-players variant); random bots play the game to the end. After *every* action:
+Random bots play games to the end: in the default suite one seeded game of every player count (2-6)
+and setup (the standard deal and the experienced-players variant); with ``--slow``, GAMES games for
+which Hypothesis draws the chance seed, the player count and the setup. After *every* action:
 
 * ``check_invariants`` finds nothing (money, bonds, units, flags, PP, Swiss banks, governments);
 * the position document round-trips: ``state_from_json(to_json())`` gives the same document and
@@ -33,7 +34,8 @@ from imperial_lab.core.games.imperial2030.pending import P_DEAL, P_INVEST, P_VAR
 from imperial_lab.core.interface import TERMINAL, make_game
 from imperial_lab.core.play import play_game
 
-GAMES = 200
+GAMES = 200  # --slow: the full run (about two CPU-minutes)
+KINDS = [(players, setup) for players in range(2, 7) for setup in ("standard", "variant")]  # the default suite
 CLONE_EVERY = 40
 # The document round-trip is the costliest check (about 1 ms a step); it runs at every step that
 # leads to a rarer decision and at every 4th step leading to the two that make up ~3/4 of a game.
@@ -148,7 +150,13 @@ def play_checked(seed: int, players: int, setup: str) -> tuple:
     return played
 
 
+@pytest.mark.parametrize("players, setup", KINDS)
+def test_a_random_game_of_every_kind_keeps_every_invariant(players, setup):
+    play_checked(1000 * players + len(setup), players, setup)
+
+
 # No shrinking: a smaller seed is just another game, so shrinking only costs minutes.
+@pytest.mark.slow
 @settings(max_examples=GAMES, deadline=None, phases=(Phase.explicit, Phase.reuse, Phase.generate),
           suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 6), setup=st.sampled_from(["standard", "variant"]))

@@ -148,14 +148,6 @@ def test_ctrl_c_while_the_local_cluster_starts(reference, tmp_path, monkeypatch,
     assert not temporaries(folder)
 
 
-def test_an_existing_cluster_gives_the_same_tables(reference, tmp_path):
-    from dask.distributed import LocalCluster
-
-    with LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None) as cluster:
-        simulate(tmp_path / "batch", **RUN, workers=1, scheduler=cluster.scheduler_address, progress=False)
-    assert_same_tables(tmp_path / "batch", reference)
-
-
 # ----- resume -----
 
 def test_resume_after_the_process_is_killed(reference, tmp_path):
