@@ -29,8 +29,8 @@ CHROMIUM = "/usr/bin/chromium"  # Debian's, installed by scripts/test: no browse
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 LAPTOP = {"width": 1366, "height": 768}
-WAIT_MS = 120_000  # the bound of any one wait of the browser: an action, a navigation or an expect()
-START_SECONDS = 180  # the server's start-up (imports, then the health endpoint answers), polled
+WAIT_MS = 300_000  # the bound of any one wait of the browser (action, navigation, expect()): generous under load
+START_SECONDS = 600  # the server's start-up (imports, then the health endpoint answers), polled
 LOCAL_URL = re.compile(r"^(https?|wss?)://(127\.0\.0\.1|localhost)(:\d+)?/|^(data|blob):")
 # The plotly charts each page (file in dashboard/views) draws (the explorer's board is SVG, not plotly);
 # Power draws both of its tabs.

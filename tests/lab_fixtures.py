@@ -18,7 +18,8 @@ from imperial_lab.core.league import chunk_size, league_name
 from imperial_lab.core.simulate import simulate
 from imperial_lab.core.tables import record_game
 
-APP_SECONDS = 180  # the bound of one AppTest run of a page: generous for a busy machine; a hung page still fails
+APP_SECONDS = 600  # the bound of one AppTest run of a page: generous for a loaded machine; a hung page still fails
+WAIT_SECONDS = 600  # the bound of a wait for another process, which ends as soon as it has done its part
 
 
 def _app(first):
@@ -102,10 +103,10 @@ def record_after_a_worker_chunk(folder: Path, here: list):
     """A stand-in for imperial_lab.core.simulate's ``record_game`` (monkeypatched in this process only: a Dask
     worker imports imperial_lab.core.simulate afresh) whose first game waits until a worker has finished a chunk
     of the run in ``folder``, so that both sides play chunks however long the cluster takes to start
-    (bounded at 120 s: then it plays on). ``here`` collects the game ids this process played."""
+    (bounded at WAIT_SECONDS: then it plays on). ``here`` collects the game ids this process played."""
     def record(*args):
         here.append(args[5])  # game_id
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + WAIT_SECONDS
         while len(here) == 1 and time.monotonic() < deadline and \
                 not any(marker["first"] not in here for marker in runstore.markers(folder).values()):
             time.sleep(0.05)
@@ -115,10 +116,10 @@ def record_after_a_worker_chunk(folder: Path, here: list):
 
 def kill_during(argv: list[str], folder: Path, chunks: int = 2) -> dict:
     """Run ``imperial ARGV`` (a simulate into ``folder``) as its own process and SIGKILL it once it has
-    written ``chunks`` chunk markers (or ended, or 60 s passed); the markers it left."""
+    written ``chunks`` chunk markers (or ended, or WAIT_SECONDS passed); the markers it left."""
     code = "import sys; from imperial_lab.core.cli import main; sys.exit(main(sys.argv[1:]))"
     proc = subprocess.Popen([sys.executable, "-c", code, *argv], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + WAIT_SECONDS
     while len(runstore.markers(folder)) < chunks and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.01)
     proc.send_signal(signal.SIGKILL)

@@ -6,6 +6,7 @@ no worker and a cluster of another version."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -156,6 +157,14 @@ def test_every_game_gives_the_tables_of_a_local_run(cluster, tmp_path, capsys, g
     assert f"Run run: {games} games (0 failed) in {-(-games // size)} chunks" in out
     assert runstore.read_run(remote)["chunk_size"] == size
     assert run_files(remote) == run_files(local) and len(run_files(local)) > games // size
+
+
+def test_a_league_plays_on_the_cluster(cluster, tmp_path, capsys):
+    code, out, err = cli(capsys, "league", "--bots", "random,heuristic", "--games", 4, "--scheduler", cluster.address,
+                         "--out", tmp_path / "league", "--catalog", tmp_path / "lab.duckdb", "--json")
+    standings = json.loads(out)
+    assert code == 0 and err == "" and standings["games"] == 4 and standings["rotate"]
+    assert {bot["bot"]: bot["seats"] for bot in standings["bots"]} == {"random": 4, "heuristic": 4}
 
 
 # ----- refusals: one line naming the worker and what it lacks, nothing written -----

@@ -20,6 +20,7 @@ from imperial_lab.core.imports import import_logs
 from imperial_lab.core.runstore import RunError
 from imperial_lab.core.simulate import MAX_CHUNK_SIZE, MAX_CHUNKS, MAX_GAMES, simulate, summarize
 from tests.file_snapshots import snapshot
+from tests.lab_fixtures import WAIT_SECONDS
 
 SMALL = dict(games=1, players=None, setup="standard", bots=["random"] * 4, seed=1, workers=1, chunk_size=1,
              progress=False)
@@ -98,14 +99,14 @@ def test_a_catalogue_locked_by_another_process_is_refused(lab, tmp_path):
                                "pathlib.Path(sys.argv[2]).touch(); sys.stdin.read()", str(lab.catalog), str(ready)],
                               stdin=subprocess.PIPE)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + WAIT_SECONDS
         while not ready.exists() and holder.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
         assert ready.exists(), "the other process did not open the catalogue"
         refused(CatalogError, f"^catalogue {lab.catalog}: IO Error: Could not set lock on file .*Conflicting lock",
                 lambda: simulate(tmp_path / "run", catalog=lab.catalog, **SMALL), lab.catalog)
     finally:
-        holder.communicate(timeout=60)  # closes its stdin: it exits
+        holder.communicate(timeout=WAIT_SECONDS)  # closes its stdin: it exits
     assert not (tmp_path / "run").exists()
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import time
 from pathlib import Path
 
 import duckdb
@@ -137,11 +136,10 @@ def test_ctrl_c_while_the_local_cluster_starts(reference, tmp_path, monkeypatch,
     folder, catalog = tmp_path / "batch", tmp_path / "lab.duckdb"
     argv = ["simulate", "--games", "24", "--chunk-size", "3", "--seed", "5", "--workers", "2", "--out", str(folder),
             "--catalog", str(catalog)]
-    started = time.monotonic()
     assert main(argv) == 130
-    assert time.monotonic() - started < 30
     assert "interrupted" in capsys.readouterr().err
     assert 0 not in runstore.markers(folder) and list_runs(catalog).loc[0, "status"] == "partial"
+    assert len(runstore.markers(folder)) < CHUNKS - 1  # the cluster was closed, not left to play the rest
     monkeypatch.setattr(InterruptedOnce, "fired", True)
     assert main(argv) == 0
     assert_same_tables(folder, reference)

@@ -124,7 +124,8 @@ def test_the_dashboard_plays_its_first_dataset_and_answers_its_health_check(inst
         assert f"First start: playing the default dataset into {catalog}" in output()
         assert f"URL: http://localhost:{port}" in output() and "External URL" not in output()  # its config.toml
     runs = json.loads(imperial(installed, "runs", "--json", "--catalog", catalog))
-    assert {run["status"] for run in runs} == {"complete"} and "standard-heuristic-2-s1" in {run["name"] for run in runs}
+    assert {run["status"] for run in runs} == {"complete"}
+    assert "standard-heuristic-2-s1" in {run["name"] for run in runs}
 
 
 def test_nothing_is_written_into_the_installed_package(installed):
