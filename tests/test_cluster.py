@@ -231,7 +231,7 @@ def test_a_scheduler_without_workers_is_waited_for_then_refused(tmp_path, capsys
     from dask.distributed import LocalCluster
 
     monkeypatch.setattr(cluster_module, "WORKER_WAIT", 1.0)
-    with LocalCluster(n_workers=0, host=HOST, dashboard_address=None) as empty:  # a scheduler alone
+    with LocalCluster(n_workers=0, host=HOST, dashboard_address=f"{HOST}:0") as empty:  # a scheduler alone
         address = empty.scheduler_address
         code, out, err = cli(capsys, "simulate", "--games", 2, "--out", tmp_path / "r", "--scheduler", address)
     assert code == 2 and out == "" and not (tmp_path / "r").exists()

@@ -55,8 +55,7 @@ def installed(tmp_path_factory):
     command([UV, "venv", "--quiet", "--python", sys.executable, root / "venv"], root, env)
     python = root / "venv" / "bin" / "python"
     command([UV, "pip", "install", "--quiet", "--python", python, wheel], root, env)
-    site = Path(command([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], root,
-                        env).stdout.strip())
+    (site,) = (root / "venv" / "lib").glob("python3.*/site-packages")
     elsewhere = root / "elsewhere"
     elsewhere.mkdir()
     return {"imperial": root / "venv" / "bin" / "imperial", "cwd": elsewhere, "env": env, "site": site,
@@ -123,9 +122,7 @@ def test_the_dashboard_plays_its_first_dataset_and_answers_its_health_check(inst
         catalog = tmp_path / "imperial-lab" / "lab.duckdb"
         assert f"First start: playing the default dataset into {catalog}" in output()
         assert f"URL: http://localhost:{port}" in output() and "External URL" not in output()  # its config.toml
-    runs = json.loads(imperial(installed, "runs", "--json", "--catalog", catalog))
-    assert {run["status"] for run in runs} == {"complete"}
-    assert "standard-heuristic-2-s1" in {run["name"] for run in runs}
+    assert catalog.is_file() and (catalog.parent / "runs" / "standard-heuristic-2-s1" / "_done").is_dir()
 
 
 def test_nothing_is_written_into_the_installed_package(installed):
