@@ -19,6 +19,7 @@ from imperial_lab.core.simulate import simulate
 from imperial_lab.dashboard import queries
 
 GAMES_ENV = "IMPERIAL_LAB_NOTEBOOK_GAMES"
+SHOWN = 5  # runs named in the first line, newest first
 
 
 def lab_runs(game: str, plays: list[dict], keep=None):
@@ -30,7 +31,8 @@ def lab_runs(game: str, plays: list[dict], keep=None):
     catalog = default_catalog()
     runs = _chosen(catalog, game, keep)
     if len(runs):
-        print(f"{plugin(game).title}: the runs {', '.join(runs['name'])} of the catalogue {catalog}")
+        names = ", ".join(runs["name"][:SHOWN]) + (f" and {len(runs) - SHOWN} more" if len(runs) > SHOWN else "")
+        print(f"{plugin(game).title}: the runs {names} of the catalogue {catalog}")
         return catalog, runs
     own = Path(tempfile.mkdtemp(prefix=f"{game}-notebook-"))
     catalog = own / "lab.duckdb"
