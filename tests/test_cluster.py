@@ -21,6 +21,7 @@ import pytest
 from imperial_lab.core import cluster as cluster_module
 from imperial_lab.core import lab_version, runstore
 from imperial_lab.core.cli import main
+from imperial_lab.core.league import league
 from imperial_lab.core.registry import plugin
 from imperial_lab.core.simulate import QUIET_DASK, auto_chunk_size, simulate
 from tests.browser_support import free_port
@@ -159,12 +160,18 @@ def test_every_game_gives_the_tables_of_a_local_run(cluster, tmp_path, capsys, g
     assert run_files(remote) == run_files(local) and len(run_files(local)) > games // size
 
 
-def test_a_league_plays_on_the_cluster(cluster, tmp_path, capsys):
-    code, out, err = cli(capsys, "league", "--bots", "random,heuristic", "--games", 4, "--scheduler", cluster.address,
-                         "--out", tmp_path / "league", "--catalog", tmp_path / "lab.duckdb", "--json")
+def test_a_league_plays_on_the_cluster_as_in_this_process(cluster, tmp_path, capsys):
+    """The seats rotate over the cluster's workers as in one process: the same tables, the same standings."""
+    local = league(["random", "heuristic"], 5, seed=2, workers=1, out=tmp_path / "local" / "lg",
+                   catalog=tmp_path / "local.duckdb", progress=False)
+    code, out, err = cli(capsys, "league", "--bots", "random,heuristic", "--games", 5, "--seed", 2, "--scheduler",
+                         cluster.address, "--out", tmp_path / "cluster" / "lg", "--catalog", tmp_path / "lab.duckdb",
+                         "--json")
     standings = json.loads(out)
-    assert code == 0 and err == "" and standings["games"] == 4 and standings["rotate"]
-    assert {bot["bot"]: bot["seats"] for bot in standings["bots"]} == {"random": 4, "heuristic": 4}
+    assert code == 0 and err == "" and standings["games"] == 5 and standings["rotate"]
+    assert {bot["bot"]: bot["seats"] for bot in standings["bots"]} == {"random": 5, "heuristic": 5}
+    assert run_files(tmp_path / "cluster" / "lg") == run_files(tmp_path / "local" / "lg")
+    assert {**standings, "path": None} == {**local["standings"], "path": None}
 
 
 # ----- refusals: one line naming the worker and what it lacks, nothing written -----
