@@ -24,7 +24,6 @@ from imperial_lab.core.cli import main
 from imperial_lab.core.league import league
 from imperial_lab.core.registry import plugin
 from imperial_lab.core.simulate import QUIET_DASK, auto_chunk_size, simulate
-from tests.browser_support import free_port
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "batch-runs.md"
 BIN = Path(sys.executable).parent  # the dask command of this environment
@@ -66,10 +65,12 @@ class Cluster:
     def __init__(self, root: Path):
         self.root, self.procs = root, []
         commands = documented_commands()
-        port = free_port()
-        self.address = f"tcp://{HOST}:{port}"
-        scheduler = [arg.replace("8786", str(port)) for arg in commands["scheduler"]]
-        self.scheduler = self.start(scheduler + ["--host", HOST, "--no-dashboard"])
+        # Port 0: the scheduler takes a free port itself (no other process can take it first) and
+        # writes its address into a file.
+        scheduler = [arg.replace("8786", "0") for arg in commands["scheduler"]]
+        self.scheduler = self.start(scheduler + ["--host", HOST, "--no-dashboard",
+                                                 "--scheduler-file", str(root / "scheduler.json")])
+        self.address = self.scheduler_address(root / "scheduler.json")
         self.worker_command = [arg.replace("tcp://SCHEDULER:8786", self.address) for arg in commands["worker"]]
         from dask.distributed import Client
 
@@ -84,6 +85,15 @@ class Cluster:
             proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **QUIET})
         self.procs.append(proc)
         return proc
+
+    def scheduler_address(self, file: Path) -> str:
+        deadline = time.monotonic() + START
+        while True:
+            try:
+                return json.loads(file.read_text())["address"]
+            except (OSError, ValueError):  # not written yet, or half written
+                assert self.scheduler.poll() is None and time.monotonic() < deadline, "the scheduler did not start"
+                time.sleep(0.1)
 
     def add(self, argv: list[str], expect: int = 1):
         """Start a worker command; returns (its process, the addresses of the workers it added)."""
