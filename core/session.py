@@ -40,7 +40,8 @@ from imperial_lab.core.errors import ImperialError, NotationError, SetupError
 from imperial_lab.core.gamelog import replay_game, write_log
 from imperial_lab.core.interface import CHANCE, make_game, seat_name
 from imperial_lab.core.play import PlayedGame
-from imperial_lab.core.registry import plugin
+from imperial_lab.core.plugin import Capability
+from imperial_lab.core.registry import plugin, plugin_of
 
 HUMAN = "human"  # the name of a person's seat in a move log's ``bots``
 PLY_SPAN = 2**20  # more than the actions of any game a log holds (imperial_lab.core.gamelog.MAX_LINES)
@@ -266,7 +267,7 @@ class PlaySession:
         """The position document before move ``index`` (after the moves before it), replayed: the
         Play page draws what the moves since then changed."""
         state = self.game.new_initial_state()
-        if hasattr(state, "recording"):
+        if plugin_of(state).offers(Capability.RECORDING):
             state.recording = False  # nobody reads these events
         for _, action in self._actions[:index]:
             state.apply_action(action)
@@ -275,7 +276,7 @@ class PlaySession:
     def _replay_steps(self, start: int) -> None:
         """Replay the game and remember the Step of every move from ``start`` on."""
         state = self.game.new_initial_state()
-        quiet = hasattr(state, "recording")
+        quiet = plugin_of(state).offers(Capability.RECORDING)
         for k, (player, action) in enumerate(self._actions):
             if k < start:
                 if quiet:

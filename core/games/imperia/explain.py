@@ -1,4 +1,4 @@
-"""Imperia's events in plain words (the kinds of ``imperial_lab.core.games.imperia.state.Event``), each with the
+"""Imperia's events in plain words (the kinds of ``imperial_lab.core.engine.Event``), each with the
 RULES.md section it follows (the event's ``rule``). No Streamlit: the explorer, the Play page and
 tests call ``explain``.
 

@@ -18,6 +18,8 @@ from imperial_lab.core.games.imperia.board import (CASTLE_MASK, D, GENERALS, RIN
                                       generate_sides, mask, tile_set)
 from imperial_lab.core.errors import DataError
 from imperial_lab.core.games.imperia.data import check_side
+from imperial_lab.core.games.imperia.position import state_from_document
+from imperial_lab.core.games.imperia.state import State
 
 CONFIG_KEYS = {"game", "players", "start_seat", "layout", "layout_seed", "layout_counts", "terrain_override",
                "fortress_min_distance", "castle_ring", "general_classes", "general_orders", "uncovered_tiles_score"}
@@ -65,16 +67,14 @@ class Imperia:
         self.config = {**config, "game": self.name, "players": players, "layout": layout}
 
     def new_initial_state(self):
-        from imperial_lab.core.games.imperia.state import State
-
         state = State(self)
         state.begin()
         return state
 
-    def state_from_json(self, doc: dict):
-        """The state of a position document (``State.to_json``); NotationError if malformed."""
-        from imperial_lab.core.games.imperia.position import state_from_document
-        return state_from_document(self, doc)
+    def state_from_json(self, doc: dict, check: bool = True):
+        """The state of a position document (``State.to_json``); NotationError if malformed or,
+        with ``check``, if it breaks an invariant (``check=False``: scenarios leaving tiles out)."""
+        return state_from_document(State(self), doc, check)
 
     # ----- search hooks (docs/interface.md, "Search hooks") -----
 

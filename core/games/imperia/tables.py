@@ -21,7 +21,7 @@ from imperial_lab.core.games.imperia.board import (CASTLE_MASK, DIRECTIONS, GENE
                                       QUADRANTS, ROTATIONS, SIDES, SPACES, TYPE_CLASS, TYPE_KIND)
 from imperial_lab.core.games.imperia.rules import components
 from imperial_lab.core.games.imperia.scoring import space_points, tallies
-from imperial_lab.core.games.imperia.state import P_TURN, PHASES
+from imperial_lab.core.games.imperia.pending import P_TURN, PHASES
 from imperial_lab.core.interface import CHANCE
 from imperial_lab.core.tables import Recorder
 

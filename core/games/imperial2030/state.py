@@ -10,8 +10,10 @@ bit masks of the regions holding something: ``army_at[n]``, ``fleet_at[n]`` per 
 where two meet).
 Units change only through ``add_units`` and ``remove_unit``, which keep all of these in step.
 
-Events are built only while ``recording`` is true (the default); a driver that reads no events
-(``play_game(..., record=False)`` without hooks) switches it off and the rules emit nothing.
+Events (``imperial_lab.core.engine.Event``; their kinds are listed in ``events.py``) are built only
+while ``recording`` is true (the default); a driver that reads no events (``play_game(...,
+record=False)`` without hooks) switches it off and the rules emit nothing. The legal-action cache,
+the checked and unchecked apply and ``clone`` are the shared ``imperial_lab.core.engine.BaseState``'s.
 
 The rules themselves live in mixins, one module per part of the game: ``turn`` (rondel,
 factory, production, import, taxation), ``maneuver``, ``investor`` and ``setup``.
@@ -19,10 +21,10 @@ factory, production, import, taxation), ``maneuver``, ``investor`` and ``setup``
 
 from __future__ import annotations
 
+from imperial_lab.core.engine import BaseState
 from imperial_lab.core.errors import IllegalActionError
 from imperial_lab.core.games.imperial2030.actions import ARMY_UNIT, HOSTILE, NO_STANCE, TOPUP, action_text, parse_action
 from imperial_lab.core.games.imperial2030.data import HOME, NATIONS, Board
-from imperial_lab.core.games.imperial2030.events import Event
 from imperial_lab.core.games.imperial2030.investor import InvestorRules
 from imperial_lab.core.games.imperial2030.maneuver import ManeuverRules
 from imperial_lab.core.games.imperial2030.pending import CHANCE, P_DEAL, PENDING_NAMES, TERMINAL
@@ -34,24 +36,24 @@ from imperial_lab.core.interface import seat_name
 from imperial_lab.core.jsonio import clip
 
 _NATION_INDEX = {code: n for n, code in enumerate(NATIONS)}
-_LISTS = ("cash", "swiss", "owner", "treasury", "pp", "rondel", "gov", "factory", "armies", "hostile",
-          "fleets", "occ", "n_armies", "n_fleets", "flag", "flag_count", "army_at", "fleet_at", "nations_in")
-_DICTS = ("moved_f", "moved_a", "moved_h", "convoyed")
-_SCALARS = ("game", "board", "nplayers", "card", "bank", "nation", "nation_turns", "round", "terminal",
-            "pending", "queue", "dest", "passing", "topped", "imports", "denied", "armies_phase", "move",
-            "arrival", "flag_todo", "end_nation", "variant_step", "setup_done", "events", "occ_mask",
-            "recording", "bonds_touched")
 
 
-class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
+class State(BaseState, TurnRules, ManeuverRules, InvestorRules, SetupRules):
     """One position of a game. Use ``Imperial2030.new_initial_state`` to make one."""
 
-    __slots__ = _LISTS + _DICTS + _SCALARS + ("_legal", "_legal_set")
+    SHARED = ("board", "nplayers", "card", "bank", "nation", "nation_turns", "round", "terminal", "pending",
+              "queue", "dest", "passing", "topped", "imports", "denied", "armies_phase", "move", "arrival",
+              "flag_todo", "end_nation", "variant_step", "setup_done", "occ_mask", "bonds_touched")
+    LISTS = ("cash", "swiss", "owner", "treasury", "pp", "rondel", "gov", "factory", "armies", "hostile",
+             "fleets", "occ", "n_armies", "n_fleets", "flag", "flag_count", "army_at", "fleet_at", "nations_in")
+    DICTS = ("moved_f", "moved_a", "moved_h", "convoyed")
+    __slots__ = SHARED + LISTS + DICTS
 
     def __init__(self, game, nplayers: int):
+        super().__init__(game)
         b: Board = game.board
         R = b.nregions
-        self.game, self.board, self.nplayers = game, b, nplayers
+        self.board, self.nplayers = b, nplayers
         self.cash = [0] * nplayers
         self.swiss = [False] * nplayers
         self.owner = [-1] * 54  # bond (nation * 9 + number - 1) -> player
@@ -88,11 +90,7 @@ class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
         self.end_nation = -1
         self.variant_step = 0
         self.setup_done = False
-        self.events = []
-        self.recording = True
         self.bonds_touched = 0b111111  # nations whose bonds changed since the last §9 check
-        self._legal = None
-        self._legal_set = None
 
     # ----- the game-agnostic interface -----
 
@@ -106,43 +104,15 @@ class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
     def is_chance_node(self) -> bool:
         return not self.terminal and self.pending[1] == CHANCE
 
-    def legal_actions(self) -> list:
-        """The legal actions in a stable order (the order of generation); empty when terminal.
+    def _legal_actions(self) -> list:
+        """In the order of generation; none when terminal."""
+        return [] if self.terminal else self._GENERATORS[self.pending[0]](self)
 
-        The list is cached and shared with clones: treat it as read-only."""
-        if self._legal is None:
-            self._legal = [] if self.terminal else self._GENERATORS[self.pending[0]](self)
-        return self._legal
-
-    def is_legal(self, action) -> bool:
-        if self._legal_set is None:
-            self._legal_set = set(self.legal_actions())
-        return action in self._legal_set
-
-    def apply_action(self, action) -> list[Event]:
-        """Apply a legal action and return the events it caused (none while not ``recording``).
-
-        Raises IllegalActionError (naming the RULES.md section) and leaves the state unchanged
-        when ``action`` is not legal here.
-        """
-        try:
-            legal = self.is_legal(action)
-        except TypeError:  # unhashable: certainly not one of ours
-            legal = False
-        if not legal:
-            raise IllegalActionError(*self.explain_illegal(action))
-        return self.apply_legal(action)
-
-    def apply_legal(self, action) -> list[Event]:
-        """``apply_action`` without the legality check, for callers that took ``action`` from
-        this state's ``legal_actions()``: anything else leaves the state corrupt."""
-        self._legal = self._legal_set = None
-        self.events = []
+    def _apply_action(self, action) -> None:
         if action[0] == TOPUP:  # a top-up may come at several decisions (§5)
             self.apply_topup(action[1])
         else:
             self._APPLIERS[self.pending[0]](self, action)
-        return self.events
 
     def chance_outcomes(self) -> list[tuple[tuple, float]]:
         """(action, probability) pairs at a chance node (only the standard deal here)."""
@@ -157,12 +127,6 @@ class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
     def string_to_action(self, text: str):
         return parse_action(self.board, text)
 
-    def clone(self) -> "State":
-        """An independent copy: lists and dicts copied, scalars and tuples shared, no events yet,
-        ``recording`` as here (the legal actions, read-only, are shared). The body is written out
-        by ``_clone_source``."""
-        return _clone(self)
-
     def returns(self) -> list[float]:
         """Each player's score (§10): final at a terminal state, 'if the game ended now' before."""
         return [float(x) for x in scores(self)]
@@ -176,11 +140,6 @@ class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
     def observation(self, player: int) -> dict:
         """Imperial 2030 hides nothing once the flag cards are dealt: every player sees the position."""
         return self.to_json()
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, State) and self.to_json() == other.to_json()
-
-    __hash__ = None
 
     def decision_name(self) -> str:
         return "game_over" if self.terminal else PENDING_NAMES[self.pending[0]]
@@ -201,10 +160,6 @@ class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
                       f"by {who}{'' if self.nation < 0 else ', nation ' + NATIONS[self.nation]})")
 
     # ----- shared helpers used by several rule modules -----
-
-    def emit(self, kind: str, rule: str, **data) -> None:
-        if self.recording:
-            self.events.append(Event(kind, rule, data))
 
     def pay(self, payer: str, payee: str, amount: int, reason: str, rule: str) -> None:
         """Move money between 'bank', a nation code (its treasury) and 'player:N'."""
@@ -274,22 +229,6 @@ class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
     def foreign_home(self, n: int, r: int) -> bool:
         return self.board.kind[r] == HOME and self.board.home_nation[r] != n
 
-
-def _clone_source() -> str:
-    """``clone`` as straight-line code over the field lists (as dataclasses write their methods):
-    a loop of getattr/setattr over fifty fields costs a third more, and search clones a lot."""
-    lines = ["def _clone(self):", "    other = State.__new__(State)"]
-    lines += [f"    other.{name} = self.{name}" for name in _SCALARS if name != "events"]
-    lines += [f"    other.{name} = self.{name}[:]" for name in _LISTS]
-    lines += [f"    other.{name} = self.{name}.copy()" for name in _DICTS]
-    lines += ["    other.events = []", "    other._legal = self._legal", "    other._legal_set = self._legal_set",
-              "    return other"]
-    return "\n".join(lines)
-
-
-_namespace = {"State": State}
-exec(_clone_source(), _namespace)
-_clone = _namespace["_clone"]
 
 State._GENERATORS = (
     State.legal_deal, State.legal_variant, State.legal_turn_start, State.legal_veto, State.legal_factory,

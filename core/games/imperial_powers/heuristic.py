@@ -48,7 +48,7 @@ import random
 from imperial_lab.core.games.imperial_powers.actions import ASSIGN_ACTIONS, MOVE_ACTIONS, PASS_ACTION
 from imperial_lab.core.games.imperial_powers.data import data
 from imperial_lab.core.games.imperial_powers.rules import REGIONS, awards, leader_of
-from imperial_lab.core.games.imperial_powers.state import P_BID, P_DEVELOP, P_EVENT_ASSIGN, P_POWER, P_TACTICS
+from imperial_lab.core.games.imperial_powers.pending import P_BID, P_DEVELOP, P_EVENT_ASSIGN, P_POWER, P_TACTICS
 
 D = data()
 VALUE = D.card_values

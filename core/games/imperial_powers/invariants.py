@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from imperial_lab.core.games.imperial_powers.data import data
 from imperial_lab.core.games.imperial_powers.rules import EXPLOITATION, PLACES, REGIONS, SPAIN, START
-from imperial_lab.core.games.imperial_powers.state import (P_BID, P_DEVELOP, P_DRAW, P_EVENT_ASSIGN, P_EVENT_DIE, P_EVENT_DRAW,
+from imperial_lab.core.games.imperial_powers.pending import (P_BID, P_DEVELOP, P_DRAW, P_EVENT_ASSIGN, P_EVENT_DIE, P_EVENT_DRAW,
                                               P_OVER, P_POWER, P_ROLL, P_TACTICS)
 
 D = data()

@@ -27,7 +27,7 @@ import math
 from imperial_lab.core.games.imperial_powers.data import data
 from imperial_lab.core.games.imperial_powers.heuristic import Contest, ImperialPowersHeuristicBot
 from imperial_lab.core.games.imperial_powers.rules import REGIONS, awards, leader_of, vp_totals
-from imperial_lab.core.games.imperial_powers.state import P_EVENT_DRAW, P_OVER
+from imperial_lab.core.games.imperial_powers.pending import P_EVENT_DRAW, P_OVER
 from imperial_lab.core.games.imperial_powers.scoring import standings
 
 D = data()

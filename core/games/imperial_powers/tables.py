@@ -24,7 +24,7 @@ from imperial_lab.core.games.imperial_powers.actions import ASSIGN, DIE, MOVE, P
 from imperial_lab.core.games.imperial_powers.data import data
 from imperial_lab.core.games.imperial_powers.rules import EXPLOITATION, PLACES, REGIONS, SPAIN, START, leader, leader_of
 from imperial_lab.core.games.imperial_powers.scoring import standings
-from imperial_lab.core.games.imperial_powers.state import INFLUENCE, P_OVER, P_POWER, P_TACTICS
+from imperial_lab.core.games.imperial_powers.pending import INFLUENCE, P_OVER, P_POWER, P_TACTICS
 from imperial_lab.core.interface import CHANCE
 from imperial_lab.core.tables import Recorder
 
