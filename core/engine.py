@@ -2,7 +2,8 @@
 unchecked apply, and a clone written from the fields the game declares.
 
 A game's State subclasses ``BaseState`` and keeps its own rules and data layout. It declares its
-fields in three tuples, which make both its ``__slots__`` and its ``clone``:
+fields in three tuples (on the State or on a class of fields it derives from), which make both its
+``__slots__`` and its ``clone``:
 
     class State(BaseState):
         SHARED = ("game", "phase", "current", "boards")   # ints, strings, tuples: shared by a copy
@@ -26,7 +27,7 @@ the check, for drivers and search that took the action from ``legal_actions()`` 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from imperial_lab.core.errors import IllegalActionError
 from imperial_lab.core.interface import Action
@@ -68,7 +69,7 @@ class BaseState:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if {"SHARED", "LISTS", "DICTS"} & set(vars(cls)):
+        if cls.SHARED or cls.LISTS or cls.DICTS:  # each class with fields clones into its own kind
             cls.clone = _clone_function(cls)  # type: ignore[method-assign]
 
     # ----- what a game writes -----
@@ -123,7 +124,7 @@ class BaseState:
         if self.recording:
             self.events.append(Event(kind, rule, data))
 
-    def clone(self) -> BaseState:
+    def clone(self) -> Self:
         """An independent copy: lists and dicts copied, everything else shared, no events yet,
         ``recording`` and the legal actions (read-only) as here. Written for each State class
         from its SHARED, LISTS and DICTS (``_clone_function``)."""
@@ -133,7 +134,7 @@ class BaseState:
         raise NotImplementedError
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self.to_json() == other.to_json()  # type: ignore[attr-defined]
+        return type(other) is type(self) and self.to_json() == other.to_json()
 
     __hash__ = None  # type: ignore[assignment]  # a mutable position
 

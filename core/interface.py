@@ -29,12 +29,12 @@ and ``resample(state, player, rng)`` (``Resampler``); see docs/search.md.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Hashable, Protocol
+from typing import Any, Callable, Protocol
 
 CHANCE = -1
 TERMINAL = -4
 
-Action = Hashable
+Action = Any  # a hashable value with a text form (a tuple in the lab's games)
 
 
 def seat_name(seat: int) -> str:

@@ -219,7 +219,7 @@ class MCTSBot:
                 stats.append(RootStat(a, 0, None))
             else:
                 stats.append(RootStat(a, node.visits, node.total[me] / node.visits))
-        stats.sort(key=lambda s: (-s.visits, -(s.value if s.visits else -1.0), order[s.action]))
+        stats.sort(key=lambda s: (-s.visits, -(s.value if s.value is not None else -1.0), order[s.action]))
         self.last_root_stats = stats
         return stats
 

@@ -77,7 +77,7 @@ def plugin_of(state: Any) -> GamePlugin:
     return plugin(state.game.name)
 
 
-def game_of(doc: dict[str, Any]) -> str:
+def game_of(doc: Any) -> Any:
     """The game a document (config, move log header, setup file, run) names: its own ``game`` key, or
-    Imperial 2030 without one."""
+    Imperial 2030 without one (a malformed key as it is: ``plugin`` refuses it, naming it)."""
     return doc.get("game", DEFAULT_GAME) if isinstance(doc, dict) else DEFAULT_GAME

@@ -33,6 +33,7 @@ from __future__ import annotations
 import io
 import random
 from dataclasses import dataclass
+from typing import Any
 from types import SimpleNamespace
 
 from imperial_lab.core.bots import bot_classes, parse_bot_spec
@@ -204,7 +205,7 @@ class PlaySession:
     def advance_to_human(self, limit: int = MAX_ADVANCE, on_step=None) -> list[Step]:
         """Bots and chance move until a person is to decide or the game ends (at most ``limit``
         moves); ``on_step(step)`` sees each move as it is made. Returns the moves."""
-        done = []
+        done: list[Step] = []
         while len(done) < limit and not self._state.is_terminal() and self.waiting_for() is None:
             step = self.step()
             done.append(step)
@@ -266,7 +267,7 @@ class PlaySession:
     def position_before(self, index: int) -> dict:
         """The position document before move ``index`` (after the moves before it), replayed: the
         Play page draws what the moves since then changed."""
-        state = self.game.new_initial_state()
+        state: Any = self.game.new_initial_state()
         if plugin_of(state).offers(Capability.RECORDING):
             state.recording = False  # nobody reads these events
         for _, action in self._actions[:index]:
@@ -275,7 +276,7 @@ class PlaySession:
 
     def _replay_steps(self, start: int) -> None:
         """Replay the game and remember the Step of every move from ``start`` on."""
-        state = self.game.new_initial_state()
+        state: Any = self.game.new_initial_state()
         quiet = plugin_of(state).offers(Capability.RECORDING)
         for k, (player, action) in enumerate(self._actions):
             if k < start:

@@ -22,6 +22,7 @@ import threading
 import time
 from collections import deque
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from imperial_lab.core import runstore
@@ -106,7 +107,7 @@ def simulate(out, games: int, players: int | None, setup: str, bots: list[str], 
     if chunk_size is None:
         chunk_size = _saved_chunk_size(folder) or auto_chunk_size(games, workers)
     _check_numbers(games, seed, chunk_size, workers)
-    params = {"kind": "simulate", "game": game, "name": runstore.check_name(folder.name), "games": games,
+    params: dict[str, Any] = {"kind": "simulate", "game": game, "name": runstore.check_name(folder.name), "games": games,
               "players": seats, "setup": setup, "bots": bots, "seed": seed, "chunk_size": chunk_size,
               "config": config}
     if rotate:  # only then: the run.json of unrotated runs stays as it was, so they still resume

@@ -107,7 +107,7 @@ def test_a_clone_sets_every_field_and_copies_the_containers(game, played):
         assert getattr(other, name) is getattr(state, name), name
     for name in copied:
         assert getattr(other, name) == getattr(state, name) and getattr(other, name) is not getattr(state, name), name
-    assert other.events == [] and other == state
+    assert type(other) is cls and other.events == [] and other == state
     action = state.legal_actions()[0]
     before = state.to_json()
     other.apply_action(action)

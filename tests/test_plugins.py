@@ -66,6 +66,32 @@ def test_the_shared_layer_imports_no_game():
         assert not games, f"{path.relative_to(ROOT)} imports {games}"
 
 
+# The tables/catalogue/statistics layer of core/: the modules that turn games into DataFrames and
+# Parquet files, run batches of them, query them and compare them (each game's ``tables.py`` too).
+# Only there may core/ import pandas; Streamlit and Plotly belong to dashboard/ alone.
+TABLES_LAYER = {"tables.py", "simulate.py", "runstore.py", "catalog.py", "stats.py", "compare.py", "league.py"}
+
+
+def test_core_imports_no_streamlit_plotly_or_pandas_outside_the_tables_layer():
+    """Streamlit and Plotly nowhere in core/; pandas only in TABLES_LAYER and each game's tables.py
+    (imported inside the functions that need it, so that playing a game never loads it)."""
+    for path in sorted((ROOT / "core").rglob("*.py")):
+        heavy = {m.split(".")[0] for m in imported_modules(path)} & {"streamlit", "plotly", "pandas"}
+        in_layer = path.name in TABLES_LAYER and (path.parent.name == "core" or path.name == "tables.py")
+        allowed = {"pandas"} if in_layer else set()
+        assert heavy <= allowed, f"{path.relative_to(ROOT)} imports {sorted(heavy - allowed)}"
+
+
+def test_playing_a_game_loads_none_of_the_tables_layer():
+    code = ("import sys; from imperial_lab.core.cli import main\n"
+            "for game in ('imperial2030', 'imperia', 'imperial_powers'):\n"
+            "    main(['play', '--game', game, '--seed', '1', '--players', '3', '--json'])\n"
+            "print(sorted(m for m in ('pandas', 'pyarrow', 'duckdb', 'streamlit', 'plotly', 'scipy') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]"
+
+
 @pytest.mark.parametrize("game", sorted(registry.GAMES))
 def test_no_game_package_has_an_import_circle(game):
     """Counting imports inside functions too: a lazy import hides a circle, it does not remove it."""

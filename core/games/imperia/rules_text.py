@@ -44,7 +44,8 @@ def sections() -> dict[str, Section]:
     """Every section by its reference, in the file's order; DataError for a file that cannot be read."""
     text = read_text(RULES_FILE, DataError, 256 * 2**10)
     found: dict[str, Section] = {}
-    current, body = None, []
+    current: tuple[str, str, int] | None = None
+    body: list[str] = []
 
     def close():
         if current is not None:

@@ -23,6 +23,8 @@ order, warlord, retired, game_ended. The legal-action cache, the checked and unc
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from imperial_lab.core.engine import BaseState
 from imperial_lab.core.errors import IllegalActionError
 from imperial_lab.core.interface import CHANCE, TERMINAL, seat_name
@@ -239,7 +241,7 @@ def _legal_order(st: State) -> list:
     return rules.legal_orders(st, st.current, st.general)
 
 
-_GENERATORS = (_legal_start, _legal_random_board, _legal_board, _legal_fortress, _legal_draw, _legal_turn,
+_GENERATORS: tuple[Callable[[State], list], ...] = (_legal_start, _legal_random_board, _legal_board, _legal_fortress, _legal_draw, _legal_turn,
                _legal_order, _legal_draw, lambda st: [])
 
 
@@ -403,11 +405,11 @@ def _end_order(st: State, p: int) -> None:
     _after_placement(st, p)
 
 
-_APPLIERS = {START: _apply_start, RANDOM_BOARD: _apply_random_board, BOARD: _apply_board,
-             FORTRESS: _apply_fortress, DRAW: _apply_draw, PLACE: _apply_place, WARLORD: _apply_warlord,
-             MOBILISE: _apply_mobilise, SWAP_OWN: _apply_swap_own, SWAP_ENEMY: _apply_swap_enemy,
-             RETIRE: _apply_retire}
-_APPLIERS = tuple(_APPLIERS[k] for k in range(len(_APPLIERS)))
+_APPLIER_OF = {START: _apply_start, RANDOM_BOARD: _apply_random_board, BOARD: _apply_board,
+               FORTRESS: _apply_fortress, DRAW: _apply_draw, PLACE: _apply_place, WARLORD: _apply_warlord,
+               MOBILISE: _apply_mobilise, SWAP_OWN: _apply_swap_own, SWAP_ENEMY: _apply_swap_enemy,
+               RETIRE: _apply_retire}
+_APPLIERS = tuple(_APPLIER_OF[k] for k in range(len(_APPLIER_OF)))
 
 
 # ----- explanations -----

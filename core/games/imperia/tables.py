@@ -309,7 +309,7 @@ class GameRecorder(Recorder):
 
     def _game_row(self, status: str, figures: tuple, error: str | None) -> None:
         st = self.state
-        config = st.game.config if st is not None else {}
+        config: dict = st.game.config if st is not None else {}
         layout = config.get("layout", "default")
         boards = tuple(f"{b + 1}{SIDES[side]} {QUADRANTS[q]} r{ROTATIONS[r]}" for b, side, q, r in st.boards) \
             if st is not None else ()

@@ -9,6 +9,7 @@ from imperial_lab.core.errors import SetupError
 from imperial_lab.core.games.imperial2030.actions import BUY, DEAL, PASS
 from imperial_lab.core.games.imperial2030.data import NATIONS
 from imperial_lab.core.games.imperial2030.events import BANK, player_ref
+from imperial_lab.core.games.imperial2030.fields import Fields
 from imperial_lab.core.games.imperial2030.investor import bond_index
 from imperial_lab.core.games.imperial2030.pending import CHANCE, P_DEAL, P_VARIANT
 
@@ -31,7 +32,7 @@ def _deals(cards: tuple[int, ...], nplayers: int) -> tuple:
     return tuple((DEAL, p) for p in permutations(cards, nplayers))
 
 
-class SetupRules:
+class SetupRules(Fields):
     __slots__ = ()
 
     # ----- §4.2 standard deal -----

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 from imperial_lab.core.games.imperial_powers.actions import ASSIGN_ACTIONS, MOVE_ACTIONS, PASS_ACTION
 from imperial_lab.core.games.imperial_powers.data import data
@@ -83,8 +84,10 @@ class ImperialPowersHeuristicBot:
     def __init__(self, seed: int | None = None, temperature: float = DEFAULT_TEMPERATURE):
         self.rng = random.Random(seed)
         self.temperature = temperature
-        self._plan_key, self._plan = None, {}
-        self._event_key, self._event_memo = None, {}
+        self._plan_key: Any = None
+        self._plan: dict = {}
+        self._event_key: Any = None
+        self._event_memo: dict = {}
 
     @classmethod
     def from_params(cls, params: dict, seed: int | None = None) -> "ImperialPowersHeuristicBot":
@@ -293,7 +296,7 @@ class Contest:
                 _, _, top = max(rivals)
                 denied = DENIAL * weights[top] * (first + D.spain_vp[state.powers[top]] + TIEBREAK_VP - second)
             self.prizes.append((first + self.lead_extra + denied, second, 1))
-        self.memo = [{} for _ in range(REGIONS)]
+        self.memo: list[dict] = [{} for _ in range(REGIONS)]
 
     def places(self, x: int, added: int) -> tuple[float, float, float]:
         """The chances of being first, second and third in region x with ``added`` more influence."""

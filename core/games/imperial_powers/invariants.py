@@ -26,7 +26,8 @@ def check_invariants(st) -> list[str]:
 
 def _places(piles: dict, total: int, what: str) -> list[str]:
     """Every card 0..total-1 in exactly one of ``piles`` (name -> tuple), each pile sorted."""
-    out, seen = [], {}
+    out: list[str] = []
+    seen: dict[int, str] = {}
     for name, cards in piles.items():
         if list(cards) != sorted(cards):
             out.append(f"{what}: {name} is not sorted")
@@ -111,7 +112,8 @@ def _phase(st) -> list[str]:
 
 
 def _events(st) -> list[str]:
-    out, phase = [], st.phase
+    out: list[str] = []
+    phase = st.phase
     rows = st.event_rows
     if phase not in (P_EVENT_DRAW, P_EVENT_ASSIGN, P_EVENT_DIE):
         return out

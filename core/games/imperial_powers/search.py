@@ -96,7 +96,7 @@ def _planned_slots(other, q: int, cards: list, rng) -> list[list]:
         other.strip[q * REGIONS + x] = ()
     plan = ImperialPowersHeuristicBot(rng.getrandbits(64)).plan_bid(Contest(other, q), [0] * REGIONS, cards)
     other.hand[q] = hand
-    slots = [[] for _ in range(REGIONS)]
+    slots: list[list[int]] = [[] for _ in range(REGIONS)]
     for c in cards:
         slots[plan[c]].append(c)
     return slots

@@ -287,7 +287,9 @@ def _outcomes_draw(st: State) -> list:
     if which == DEVELOPMENT:
         acts, w = DEAL_DEVELOPMENT_ACTIONS[p], 1 / len(st.dev_deck)
         return [(acts[d], w) for d in st.dev_deck]
-    firsts, copies, last = [], [], -1
+    firsts: list[int] = []
+    copies: list[int] = []
+    last = -1
     for c in st.deck:  # sorted: the copies of a card are next to each other
         k = KIND[c]
         if k == last:
@@ -586,10 +588,10 @@ _GENERATORS = {P_POWER: _legal_power, P_BID: _legal_bid, P_DEVELOP: _legal_devel
                P_EVENT_ASSIGN: _legal_event_assign, P_OVER: _none}
 _OUTCOMES = {P_ROLL: lambda st: ROLL_OUTCOMES[st.current], P_POWER: _outcomes_power, P_DRAW: _outcomes_draw,
              P_EVENT_DRAW: _outcomes_event, P_EVENT_DIE: lambda st: DIE_OUTCOMES[st.current]}
-_APPLIERS = {ROLL: _apply_roll, POWER: _apply_power, DEAL_INFLUENCE: _apply_deal_influence,
-             DEAL_DEVELOPMENT: _apply_deal_development, ASSIGN: _apply_assign, PLAY: _apply_play, MOVE: _apply_move,
-             PASS: _apply_pass, EVENT: _apply_event, TARGET: _apply_target, DIE: _apply_die}
-_APPLIERS = tuple(_APPLIERS[k] for k in range(len(_APPLIERS)))
+_APPLIER_OF = {ROLL: _apply_roll, POWER: _apply_power, DEAL_INFLUENCE: _apply_deal_influence,
+               DEAL_DEVELOPMENT: _apply_deal_development, ASSIGN: _apply_assign, PLAY: _apply_play,
+               MOVE: _apply_move, PASS: _apply_pass, EVENT: _apply_event, TARGET: _apply_target, DIE: _apply_die}
+_APPLIERS = tuple(_APPLIER_OF[k] for k in range(len(_APPLIER_OF)))
 
 
 # ----- explanations -----
