@@ -43,7 +43,7 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     @classmethod
-    def from_params(cls, params: dict, seed: int | None = None) -> "RandomBot":
+    def from_params(cls, params: dict, seed: int | None = None) -> RandomBot:
         return cls(seed)
 
     def decide(self, state, legal_actions):

@@ -385,7 +385,7 @@ def to_json(c: Comparison) -> dict:
         return [_num(low), _num(high)]
 
     return {
-        "alpha": stats.ALPHA, "adjustment": "holm", "unit": "game", "length_unit": c.length, "seats": c.seats_note,
+        "alpha": stats.ALPHA, "adjustment": "holm", "unit": "game", "length_unit": c.length,
         "runs": [{"run": r.run, "setup": r.setup, "bots": r.lineup, "players": int(r.players), "n": int(r.n)}
                  for r in c.runs.itertuples()],
         "cells": [{"setup": r.setup, "bots": r.lineup, "runs": r.runs.split(", "), "n": int(r.n),

@@ -29,7 +29,8 @@ and ``resample(state, player, rng)`` (``Resampler``); see docs/search.md.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
+from collections.abc import Callable
 
 CHANCE = -1
 TERMINAL = -4

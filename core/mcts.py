@@ -178,7 +178,7 @@ class MCTSBot:
         self.last_seconds = 0.0
 
     @classmethod
-    def from_params(cls, params: dict, seed: int | None = None) -> "MCTSBot":
+    def from_params(cls, params: dict, seed: int | None = None) -> MCTSBot:
         """A bot from parsed spec parameters (``imperial_lab.core.bots.parse_bot_spec``)."""
         return cls(seed, **params)
 

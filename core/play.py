@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence, cast
+from typing import Any, cast
+from collections.abc import Callable, Sequence
 
 from imperial_lab.core.interface import CHANCE, Action, Recording, State, UncheckedApply, make_game
 from imperial_lab.core.plugin import Capability

@@ -45,7 +45,8 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import ModuleType
-from typing import Any, Callable, Mapping
+from typing import Any
+from collections.abc import Callable, Mapping
 
 from imperial_lab.core.files import data_path
 from imperial_lab.core.interface import Game

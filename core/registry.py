@@ -14,7 +14,8 @@ and the dashboard go on, and asking for the broken game says why.
 from __future__ import annotations
 
 import importlib
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from imperial_lab.core.errors import DataError, SetupError
 from imperial_lab.core.jsonio import clip

@@ -296,7 +296,7 @@ class PlaySession:
         """The state after ``actions``, and the chance generator as it stood there."""
         state = self.game.new_initial_state()
         chance = random.Random(self.seed)
-        for player, action in actions:
+        for _, action in actions:
             if state.is_chance_node():
                 draw_chance(chance, state)  # the draw the game made here, so the later ones are the same
             state.apply_action(action)
@@ -362,7 +362,7 @@ class PlaySession:
 
     @classmethod
     def from_log(cls, text: str, name: str = "<log>", seats: list | None = None, seed: int | None = None,
-                 unnamed: str | None = None) -> "PlaySession":
+                 unnamed: str | None = None) -> PlaySession:
         """The session of a move log, every line checked (``LogError`` naming ``name`` and the line).
         The seats are ``seats`` if given, else the log's ``bots`` (``human`` is a person); a seat the
         log does not name is ``unnamed`` (a bot spec, or None: a person). The seed is the log's, else

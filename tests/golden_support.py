@@ -19,7 +19,8 @@ import random
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from imperial_lab.core.bots import RandomBot
 from imperial_lab.core.interface import make_game
@@ -323,7 +324,7 @@ def replay_transcript(lines: list[str]) -> list[str]:
     out = [x for x in lines if x.startswith("#")]
     state = make_game(config).new_initial_state()
     for line in lines:
-        if line.startswith("#") or line.startswith("end |"):
+        if line.startswith(("#", "end |")):
             continue
         step, _, _, _, text, _ = line.split(" | ")
         if state.is_terminal():

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from imperial_lab.core.errors import NotationError
 from imperial_lab.core.jsonio import clip
-from imperial_lab.core.games.imperia.board import (DIRECTIONS, FACINGS, NTYPES, QUADRANTS, SIDES, SPACES, TYPE_CLASS, TYPE_INDEX,
-                                      TYPE_NAMES, rc)
+from imperial_lab.core.games.imperia.board import DIRECTIONS, QUADRANTS, SIDES, SPACES, TYPE_NAMES, rc
 from imperial_lab.core.games.imperia.data import data
 from imperial_lab.core.games.imperia.pending import PHASES
 

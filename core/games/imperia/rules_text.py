@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 from imperial_lab.core.errors import DataError
 from imperial_lab.core.files import data_path

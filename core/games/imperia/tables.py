@@ -15,8 +15,8 @@ Spaces are ints ``row * 8 + col`` (0 = 0,0 in the north-west, 63 = 7,7), as in t
 from __future__ import annotations
 
 
-from imperial_lab.core.games.imperia.actions import (BOARD, DRAW, FORTRESS, MOBILISE, PLACE, RANDOM_BOARD, RETIRE, START,
-                                        SWAP_ENEMY, SWAP_OWN, WARLORD, action_text)
+from imperial_lab.core.games.imperia.actions import (BOARD, DRAW, FORTRESS, MOBILISE, PLACE, RANDOM_BOARD, RETIRE,
+                                                     SWAP_ENEMY, SWAP_OWN, WARLORD, action_text)
 from imperial_lab.core.games.imperia.board import (CASTLE_MASK, DIRECTIONS, GENERAL_TYPES, INDEX_KIND, INDEX_RANK, KIND_NAMES,
                                       QUADRANTS, ROTATIONS, SIDES, SPACES, TYPE_CLASS, TYPE_KIND)
 from imperial_lab.core.games.imperia.rules import components

@@ -5,7 +5,8 @@ helpers every rule module uses (money, units). The rule mixins (``turn``, ``mane
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Callable, Iterable
 
 from imperial_lab.core.engine import BaseState
 from imperial_lab.core.games.imperial2030.actions import ARMY_UNIT, HOSTILE, NO_STANCE

@@ -295,7 +295,7 @@ class HeuristicBot:
         self.temperature = temperature
 
     @classmethod
-    def from_params(cls, params: dict, seed: int | None = None) -> "HeuristicBot":
+    def from_params(cls, params: dict, seed: int | None = None) -> HeuristicBot:
         """A bot with ``temperature`` and the weights (names of ``Weights``) of ``params``, the
         defaults for the rest."""
         weights = {key: value for key, value in params.items() if key != "temperature"}

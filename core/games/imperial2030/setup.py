@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import permutations
 
 from imperial_lab.core.errors import SetupError
@@ -26,7 +26,7 @@ def card_groups(board, nplayers: int) -> dict[int, tuple[int, ...]]:
     return {NATIONS.index(k): tuple(NATIONS.index(x) for x in v) for k, v in groups.items()}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _deals(cards: tuple[int, ...], nplayers: int) -> tuple:
     """Every deal of ``cards`` to the seats, in a stable order (360 for 4 players: built once)."""
     return tuple((DEAL, p) for p in permutations(cards, nplayers))

@@ -90,7 +90,7 @@ class ImperialPowersHeuristicBot:
         self._event_memo: dict = {}
 
     @classmethod
-    def from_params(cls, params: dict, seed: int | None = None) -> "ImperialPowersHeuristicBot":
+    def from_params(cls, params: dict, seed: int | None = None) -> ImperialPowersHeuristicBot:
         return cls(seed, params.get("temperature", DEFAULT_TEMPERATURE))
 
     def decide(self, state, legal_actions):
@@ -141,7 +141,7 @@ class ImperialPowersHeuristicBot:
                     return False
         return True
 
-    def plan_bid(self, contest: "Contest", amounts: list[int], cards) -> dict:
+    def plan_bid(self, contest: Contest, amounts: list[int], cards) -> dict:
         """Card -> region for ``cards`` on top of ``amounts`` already bid: greedy, biggest card
         first, then single-card moves while one gains."""
         amounts = amounts[:]
