@@ -1,5 +1,6 @@
 """What every game's State shares: the event record, the legal-action cache, the checked and the
-unchecked apply, and a clone written from the fields the game declares.
+unchecked apply, and a clone written from the fields the game declares (and, for its Game, the
+check of a config: ``game_config``).
 
 A game's State subclasses ``BaseState`` and keeps its own rules and data layout. It declares its
 fields in three tuples (on the State or on a class of fields it derives from), which make both its
@@ -29,8 +30,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
-from imperial_lab.core.errors import IllegalActionError
+from imperial_lab.core.errors import IllegalActionError, SetupError
 from imperial_lab.core.interface import Action
+from imperial_lab.core.jsonio import clip
+
+
+def game_config(config: dict[str, Any] | None, name: str, known: set[str]) -> dict[str, Any]:
+    """A copy of the config a Game is made from, checked where every game checks it the same way:
+    SetupError for a key not in ``known`` or a ``game`` key naming another game."""
+    config = dict(config or {})
+    unknown = set(config) - known
+    if unknown:
+        raise SetupError(f"config: unknown keys {sorted(unknown)} (known: {sorted(known)})")
+    if config.get("game", name) != name:
+        raise SetupError(f"config.game: {clip(config['game'])} is not {name!r}")
+    return config
 
 
 @dataclass(slots=True)

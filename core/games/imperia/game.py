@@ -12,6 +12,7 @@ a + b = 4: G9), ``general_orders`` ("both_orders" or "fixed_types_2_mobilise_2_d
 
 from __future__ import annotations
 
+from imperial_lab.core.engine import game_config
 from imperial_lab.core.errors import SetupError
 from imperial_lab.core.jsonio import clip
 from imperial_lab.core.games.imperia.board import (CASTLE_MASK, D, GENERALS, RING_ORTHOGONAL, RING_TOUCHING, SPACES, TileSet,
@@ -33,12 +34,7 @@ class Imperia:
     name = "imperia"
 
     def __init__(self, config: dict | None = None):
-        config = dict(config or {})
-        unknown = set(config) - CONFIG_KEYS
-        if unknown:
-            raise SetupError(f"config: unknown keys {sorted(unknown)} (known: {sorted(CONFIG_KEYS)})")
-        if config.get("game", self.name) != self.name:
-            raise SetupError(f"config.game: {clip(config['game'])} is not {self.name!r}")
+        config = game_config(config, self.name, CONFIG_KEYS)
         players = config.get("players", 4)
         if type(players) is not int or players not in D.setups:
             raise SetupError(f"config.players: must be 2, 3 or 4, got {clip(players)}")

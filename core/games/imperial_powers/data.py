@@ -11,6 +11,7 @@ DataError naming the file and the entry.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from imperial_lab.core.errors import DataError
@@ -169,12 +170,7 @@ def load_data(path: Path | str = DATA_PATH) -> Data:
     return data
 
 
-_DATA: Data | None = None
-
-
+@cache
 def data() -> Data:
     """The default data file, loaded once."""
-    global _DATA
-    if _DATA is None:
-        _DATA = load_data()
-    return _DATA
+    return load_data()

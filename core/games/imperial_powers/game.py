@@ -13,6 +13,7 @@ a SetupError naming the key.
 
 from __future__ import annotations
 
+from imperial_lab.core.engine import game_config
 from imperial_lab.core.errors import SetupError
 from imperial_lab.core.jsonio import clip
 from imperial_lab.core.games.imperial_powers.data import data
@@ -34,12 +35,7 @@ class ImperialPowers:
     name = "imperial_powers"
 
     def __init__(self, config: dict | None = None):
-        config = dict(config or {})
-        unknown = set(config) - CONFIG_KEYS
-        if unknown:
-            raise SetupError(f"config: unknown keys {sorted(unknown)} (known: {sorted(CONFIG_KEYS)})")
-        if config.get("game", self.name) != self.name:
-            raise SetupError(f"config.game: {clip(config['game'])} is not {self.name!r}")
+        config = game_config(config, self.name, CONFIG_KEYS)
         self.num_players = _players(config)
         options = {key: _option(config, key) for key in OPTIONS}
         self.power_assignment = options["power_assignment"]
