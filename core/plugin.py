@@ -16,7 +16,7 @@ the required interface (``imperial_lab.core.interface``; each has a Protocol the
 | ``EVALUATE`` | ``Game.evaluate(state)`` | ``imperial_lab.core.mcts`` |
 | ``PLAYOUT_POLICY`` | ``Game.playout_policy(rng)`` | ``imperial_lab.core.mcts`` |
 | ``RESAMPLE`` | ``Game.resample(state, player, rng)`` | ``imperial_lab.core.mcts`` |
-| ``HIDDEN_INFORMATION`` | ``State.observation(player)`` hides part of the position (``None``: a spectator's view); needs ``RESAMPLE``, without which search would see what is hidden | the dashboard's viewers |
+| ``HIDDEN_INFORMATION`` | ``State.observation(player)`` hides part of the position (``None``: a spectator's view) | the registration check: it needs ``RESAMPLE``, without which search would see what is hidden |
 
 State capabilities are checked on ``state``, the game's State class, which a game declaring one
 names.
@@ -34,7 +34,8 @@ games never loads a dashboard) and checks that it has the names its users need:
 | ``commands`` | ``imperial_lab.core.cli`` | ``add_commands(sub, setups_sub)``: the game's own subcommands |
 | ``pages`` | ``dashboard/pages.py`` | ``PAGES`` (``imperial_lab.dashboard.pages.Page`` records), optional ``DATASET_SETUPS`` |
 
-``lessons`` says that the game ships lessons (``data/<game>/lessons/*.json``, ``imperial_lab.core.lessons``).
+``lessons`` says that the game ships lessons (``data/<game>/lessons/*.json``, read by ``imperial_lab.core.lessons``);
+registration checks that the folder holds some.
 """
 
 from __future__ import annotations

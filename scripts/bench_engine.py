@@ -6,8 +6,9 @@
     .venv/bin/python scripts/bench_engine.py --game imperia  # one game only
 
 Each engine runs in a process of its own that imports ``imperial_lab`` from its checkout (a folder
-of symlinks, ``package_view``: the editable install would otherwise import this tree in both) and,
-after ``--warmup`` untimed games (imports, the engines' memos of moves on the board), plays the
+of symlinks, ``package_view``: the editable install would otherwise import this tree in both; so the
+old engine is a revision of the one-package layout, e03ce72 or later) and, after ``--warmup``
+untimed games (imports, the engines' memos of moves on the board), plays the
 seeded games it is sent one at a time with ``imperial_lab.core.bots.make_bot("random", seed)`` and
 ``imperial_lab.core.play.play_game(config, bots, seed, record=False)``, answering with the
 processor time (``process_time``: what the game cost, whatever else the machine runs) and the wall
@@ -15,7 +16,8 @@ time it took. The two processes get the same games in alternation, game by game,
 swapped every game, so that a change of load on a shared machine hits both alike. The games come in
 ``--blocks`` of ``--games``; the speed ratio new/old of each block is the old engine's processor time
 over the new one's, and the median over the blocks is printed per game. Imperial 2030's per-call
-times (``imperial_lab.core.games.imperial2030.bench``) follow. The load average is printed too.
+times (``imperial_lab.core.games.imperial2030.bench``, best of five runs of each engine in
+alternation) follow. The load average is printed too.
 """
 
 from __future__ import annotations
@@ -145,10 +147,15 @@ def main(argv=None) -> int:
     with package_view(checkouts["old"]) as old_view, package_view(checkouts["new"]) as new_view:
         views = {"old": old_view, "new": new_view}
         medians = {game: compare(views, game, args) for game in args.game or list(GAMES)}
-        calls = {name: per_call(view, args) for name, view in views.items()}
+        runs: dict[str, list[dict]] = {"old": [], "new": []}
+        for k in range(5):  # in alternation; each key's best of the runs (a pass is easily interrupted)
+            for name in (("old", "new") if k % 2 == 0 else ("new", "old")):
+                runs[name].append(per_call(views[name], args))
+        calls = {name: {key: min(r[key] for r in found) for key in found[0]} for name, found in runs.items()}
     print("median ratios new/old: " + ", ".join(f"{game} {m:.2f}" for game, m in medians.items())
           + f"; load average after: {load()}")
-    print("imperial2030 per call (µs, mean over the states of one game; imperial_lab.core.games.imperial2030.bench):")
+    print("imperial2030 per call (µs, mean over the states of one game, best of 5 runs in alternation; "
+          "imperial_lab.core.games.imperial2030.bench):")
     for key in calls["new"]:
         if key != "states_measured":
             before = f"{calls['old'][key]:8.1f}" if key in calls["old"] else "       -"

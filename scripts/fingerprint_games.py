@@ -14,8 +14,8 @@ For every game, setup and lineup of bots (random, heuristic and a small search, 
 * ``silent``: the final position document of ``play_game(..., record=False)`` (no events built).
 
 Each checkout runs in a fresh interpreter that imports ``imperial_lab`` from that checkout (a
-folder of symlinks, ``package_view``), so the two engines never mix. Exit status 1 when a hash
-differs.
+folder of symlinks, ``package_view``; so a revision of the one-package layout, e03ce72 or later),
+and the two engines never mix. Exit status 1 when a hash differs.
 """
 
 from __future__ import annotations
