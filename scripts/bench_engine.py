@@ -4,13 +4,14 @@
     .venv/bin/python scripts/bench_engine.py --rev 6634378   # another revision as the old engine
     .venv/bin/python scripts/bench_engine.py --old /tmp/base # an existing checkout as the old engine
     .venv/bin/python scripts/bench_engine.py --game imperia  # one game only
+    .venv/bin/python scripts/bench_engine.py --bot mcts:playouts=8 --games 4   # a search seat: search's cost
 
 Each engine runs in a process of its own that imports ``imperial_lab`` from its checkout (a folder
 of symlinks, ``package_view``: the editable install would otherwise import this tree in both; so the
 old engine is a revision of the one-package layout, e03ce72 or later) and, after ``--warmup``
 untimed games (imports, the engines' memos of moves on the board), plays the
-seeded games it is sent one at a time with ``imperial_lab.core.bots.make_bot("random", seed)`` and
-``imperial_lab.core.play.play_game(config, bots, seed, record=False)``, answering with the
+seeded games it is sent one at a time with ``imperial_lab.core.bots.make_bot("random", seed)`` (seat 0:
+``--bot``, random unless given) and ``imperial_lab.core.play.play_game(config, bots, seed, record=False)``, answering with the
 processor time (``process_time``: what the game cost, whatever else the machine runs) and the wall
 time it took. The two processes get the same games in alternation, game by game, the one going first
 swapped every game, so that a change of load on a shared machine hits both alike. The games come in
@@ -43,12 +44,14 @@ sys.path.insert(0, sys.argv[1])
 from imperial_lab.core.bots import make_bot
 from imperial_lab.core.play import play_game
 
-game, players, warmup = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+game, players, warmup, first = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 config = {"game": game, "players": players}
 
 
 def play(seed):
-    return play_game(config, [make_bot("random", seed * 10 + p, game) for p in range(players)], seed, record=False)
+    specs = [first] + ["random"] * (players - 1)
+    return play_game(config, [make_bot(spec, seed * 10 + p, game) for p, spec in enumerate(specs)], seed,
+                     record=False)
 
 
 for k in range(warmup):
@@ -72,9 +75,10 @@ print(json.dumps(bench.per_call(int(sys.argv[2]), int(sys.argv[3]))))
 class Engine:
     """One engine's process: ``play(seed)`` -> {"cpu", "secs", "decisions"} of that game."""
 
-    def __init__(self, view: Path, game: str, players: int, warmup: int):
+    def __init__(self, view: Path, game: str, players: int, warmup: int, first: str):
         env = {**os.environ, "PYTHONHASHSEED": "0", "IMPERIAL_LAB_HOME": str(view)}
-        self.process = subprocess.Popen([sys.executable, "-c", ENGINE, str(view), game, str(players), str(warmup)],
+        self.process = subprocess.Popen([sys.executable, "-c", ENGINE, str(view), game, str(players), str(warmup),
+                                         first],
                                         cwd=view, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         if self.process.stdout.readline().strip() != "ready":
             sys.exit(f"the engine in {view} did not start")
@@ -96,8 +100,9 @@ def load() -> str:
 def compare(views: dict, game: str, args) -> float:
     """Play the blocks of ``game`` on both engines in alternation; print and return the median ratio."""
     games = args.games or GAMES[game]
-    print(f"{game}: {args.blocks} blocks of {games} random {args.players}-player games (load {load()})")
-    engines = {name: Engine(view, game, args.players, args.warmup) for name, view in views.items()}
+    lineup = "random" if args.bot == "random" else f"{args.bot} and random"
+    print(f"{game}: {args.blocks} blocks of {games} {args.players}-player games of {lineup} bots (load {load()})")
+    engines = {name: Engine(view, game, args.players, args.warmup, args.bot) for name, view in views.items()}
     ratios = []
     try:
         for block in range(args.blocks):
@@ -140,6 +145,8 @@ def main(argv=None) -> int:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--warmup", type=int, default=10, help="untimed games each engine plays first")
+    ap.add_argument("--bot", default="random", help="seat 0's bot, e.g. mcts:playouts=8 (the others: random)")
+    ap.add_argument("--no-per-call", dest="per_call", action="store_false", help="skip Imperial 2030's per-call times")
     args = ap.parse_args(argv)
     old = args.old or worktree(ROOT, args.rev)
     checkouts = {"old": old.resolve(), "new": args.new.resolve()}
@@ -148,12 +155,14 @@ def main(argv=None) -> int:
         views = {"old": old_view, "new": new_view}
         medians = {game: compare(views, game, args) for game in args.game or list(GAMES)}
         runs: dict[str, list[dict]] = {"old": [], "new": []}
-        for k in range(5):  # in alternation; each key's best of the runs (a pass is easily interrupted)
+        for k in range(5 if args.per_call else 0):  # in alternation; each key's best of the runs (a pass is easily interrupted)
             for name in (("old", "new") if k % 2 == 0 else ("new", "old")):
                 runs[name].append(per_call(views[name], args))
         calls = {name: {key: min(r[key] for r in found) for key in found[0]} for name, found in runs.items()}
     print("median ratios new/old: " + ", ".join(f"{game} {m:.2f}" for game, m in medians.items())
           + f"; load average after: {load()}")
+    if not args.per_call:
+        return 0
     print("imperial2030 per call (µs, mean over the states of one game, best of 5 runs in alternation; "
           "imperial_lab.core.games.imperial2030.bench):")
     for key in calls["new"]:
