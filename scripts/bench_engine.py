@@ -158,7 +158,7 @@ def main(argv=None) -> int:
         for k in range(5 if args.per_call else 0):  # in alternation; each key's best of the runs (a pass is easily interrupted)
             for name in (("old", "new") if k % 2 == 0 else ("new", "old")):
                 runs[name].append(per_call(views[name], args))
-        calls = {name: {key: min(r[key] for r in found) for key in found[0]} for name, found in runs.items()}
+        calls = {name: {key: min(r[key] for r in found) for key in found[0]} for name, found in runs.items() if found}
     print("median ratios new/old: " + ", ".join(f"{game} {m:.2f}" for game, m in medians.items())
           + f"; load average after: {load()}")
     if not args.per_call:
