@@ -10,9 +10,6 @@ the game itself (the board, the choices, the moves in words) stays the page's ow
     if KIT.hand_over(session): return     # hot-seat with hidden hands: pass the device first
     me = KIT.viewer(session)              # whose eyes the page is for
     st.button(..., on_click=KIT.choose, args=(session.changes, number))
-    KIT.what_happened(lines, moves, height)  # the moves since the viewer's last, in words
-
-or the whole page at once: ``KIT.page(title, new_game, game)`` (``game(session)`` draws the game).
 
 **Reload safety.** After every change the game is written as a move log to ``play/`` beside the
 catalogue, named by the game's id, and the address carries the id (``?game=ID``): a reload or a
@@ -127,25 +124,6 @@ class PlayKit:
 
     def folder(self) -> Path:
         return games_folder(frame.catalog_path())
-
-    def page(self, title: str, new_game: Callable[[], None], game: Callable[[PlaySession], None]) -> None:
-        """A whole Play page: its title, the game (``choose_game(new_game)``), then ``game(session)``
-        draws it; an error of the game's own ends the page with one line."""
-        st.title(title)
-        session = self.choose_game(new_game)
-        if session is None:
-            return
-        try:
-            game(session)
-        except ImperialError as exc:
-            frame.show_error("The game cannot go on.", exc)
-
-    @staticmethod
-    def what_happened(lines: list[str], moves: int, height: int) -> None:
-        """The ``moves`` since the viewer's last decision, told in the markdown ``lines``, in an open box."""
-        with st.expander(f"What happened ({moves} moves since your last)", expanded=True):
-            with st.container(height=height):
-                st.markdown("\n".join(lines))
 
     # ----- which game -----
 

@@ -1,15 +1,17 @@
 """An Imperia move log replayed once into snapshots the explorer steps through: snapshot 0 is the
 position before the first action, snapshot k the position after action k with that action's events,
 and every snapshot the provisional scores of its position (§9; final at the end). A log with a bad
-line is kept up to the line before it (``Replay.error``; imperial_lab.dashboard.replay reads the log).
+line is kept up to the line before it (``Replay.error``). No Streamlit: the page caches
+``replay_text`` by the log's digest.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from imperial_lab.core.errors import LogError
+from imperial_lab.core.gamelog import replay_game
 from imperial_lab.core.games.imperia.scoring import tallies
-from imperial_lab.dashboard.replay import Replay, replay_log
 
 
 @dataclass(frozen=True)
@@ -23,9 +25,47 @@ class Snapshot:
     terminal: bool
 
 
+@dataclass(frozen=True)
+class Replay:
+    header: dict
+    snapshots: list[Snapshot]
+    error: LogError | None = None  # the bad line the replay stopped before
+
+    @property
+    def players(self) -> int:
+        return self.header["config"]["players"]
+
+
+class _Lines(list):
+    """Lines with the log's name, which a LogError then gives."""
+
+    def __init__(self, lines, name: str):
+        super().__init__(lines)
+        self.name = name
+
+
 def replay_text(text: str, name: str = "<log>") -> Replay:
     """The snapshots of the log ``text``; LogError when its header is bad or it is not Imperia's."""
-    return Replay(*replay_log(text, name, "imperia", _snapshot))
+    header: dict = {}
+    snapshots: list[Snapshot] = []
+
+    def start(state, found):
+        if found["game"] != "imperia":
+            raise LogError(name, 1, f"a move log of {found['game']!r}, not of Imperia")
+        header.update(found)
+        snapshots.append(_snapshot(0, None, None, [], state))
+
+    def step(state, player, action, events):
+        snapshots.append(_snapshot(len(snapshots), player, state.action_to_string(action),
+                                   [e.to_json() for e in events], state))
+
+    try:
+        replay_game(_Lines(text.splitlines(), name), on_start=start, on_step=step)
+    except LogError as exc:
+        if not snapshots:
+            raise
+        return Replay(header, snapshots, exc)
+    return Replay(header, snapshots)
 
 
 def _snapshot(index: int, player, text, events: list, state) -> Snapshot:

@@ -2,8 +2,7 @@
 the position before the first action, snapshot k the position after action k with that action's
 events. A snapshot keeps the state itself (a clone: flat lists, cheap), not a document, because the
 page draws it through the eyes of a chosen viewer (``state.observation(seat)``, §6.2) or with
-everything. A log with a bad line is kept up to the line before it (``Replay.error``;
-imperial_lab.dashboard.replay reads the log).
+everything. A log with a bad line is kept up to the line before it (``Replay.error``).
 
 ``Replay.stages`` are the places to jump to: the start of the setup, of each turn's phases (the
 snapshot where the phase's first decision is awaited) and of the Reveal and Score (the snapshot of
@@ -13,11 +12,13 @@ the page caches ``replay_text`` by the log's digest.
 
 from __future__ import annotations
 
+import io
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from imperial_lab.dashboard import replay
+from imperial_lab.core.errors import LogError
+from imperial_lab.core.gamelog import replay_game
 
 # The phase of a state's pending decision -> the stage it belongs to (RULES.md §4: the eight phases;
 # Reveal and Score have no decisions, so they are found by their events).
@@ -42,7 +43,15 @@ class Snapshot:
 
 
 @dataclass(frozen=True)
-class Replay(replay.Replay):
+class Replay:
+    header: dict
+    snapshots: list[Snapshot]
+    error: LogError | None = None  # the bad line the replay stopped before
+
+    @property
+    def players(self) -> int:
+        return self.header["config"]["players"]
+
     @cached_property  # the replay is shared by every session (a cached resource) and never changes
     def stages(self) -> list[tuple[str, int]]:
         """(label, first snapshot) of every stage, in order."""
@@ -71,8 +80,26 @@ def stage_of(state, events: list) -> str:
 
 def replay_text(text: str, name: str = "<log>") -> Replay:
     """The snapshots of the log ``text``; LogError when its header is bad or it is not Imperial Powers'."""
-    return Replay(*replay.replay_log(text, name, "imperial_powers", _snapshot))
+    header: dict = {}
+    snapshots: list[Snapshot] = []
 
+    def start(state, found):
+        if found["game"] != "imperial_powers":
+            raise LogError(name, 1, f"a move log of {found['game']!r}, not of Imperial Powers")
+        header.update(found)
+        snapshots.append(Snapshot(0, None, None, [], state.clone(), stage_of(state, [])))
 
-def _snapshot(index: int, player, text, events: list, state) -> Snapshot:
-    return Snapshot(index, player, text, events, state.clone(), stage_of(state, events))
+    def step(state, player, action, events):
+        events = [e.to_json() for e in events]
+        snapshots.append(Snapshot(len(snapshots), player, state.action_to_string(action), events, state.clone(),
+                                  stage_of(state, events)))
+
+    lines = io.StringIO(text)
+    lines.name = name  # a LogError names the log
+    try:
+        replay_game(lines, on_start=start, on_step=step)
+    except LogError as exc:
+        if not snapshots:
+            raise
+        return Replay(header, snapshots, exc)
+    return Replay(header, snapshots)

@@ -20,6 +20,7 @@ import random
 
 import streamlit as st
 
+from imperial_lab.core.errors import ImperialError
 from imperial_lab.dashboard.games.imperia.boardview import show_board
 from imperial_lab.core.games.imperia.explain import explain, who
 from imperial_lab.core.games.imperia.rules_text import link_sections, rule_title, section_link
@@ -28,6 +29,7 @@ from imperial_lab.core.games.imperia.scoring import tallies
 from imperial_lab.core.games.imperia.texts import seen_text
 from imperial_lab.core.interface import CHANCE
 from imperial_lab.core.session import PlaySession
+from imperial_lab.dashboard import frame
 from imperial_lab.dashboard.playkit import PERSON, PlayKit
 from imperial_lab.dashboard.style import player_label
 
@@ -169,7 +171,20 @@ def what_happened(steps: list, me: int | None) -> None:
         lines.append(f"- **{actor}**: `{seen_text(None, step.player, step.text, me)}`")
         for event in step.events:
             lines.append(f"    - {explain(event, viewer=eyes)} ({section_link(event['rule'])})")
-    KIT.what_happened(lines, len(steps), height=260)
+    with st.expander(f"What happened ({len(steps)} moves since your last)", expanded=True):
+        with st.container(height=260):
+            st.markdown("\n".join(lines))
 
 
-KIT.page("Imperia against bots", new_game, game)
+def main() -> None:
+    st.title("Imperia against bots")
+    session = KIT.choose_game(new_game)
+    if session is None:
+        return
+    try:
+        game(session)
+    except ImperialError as exc:
+        frame.show_error("The game cannot go on.", exc)
+
+
+main()

@@ -24,6 +24,7 @@ import random
 
 import streamlit as st
 
+from imperial_lab.core.errors import ImperialError
 from imperial_lab.core.games.imperial_powers.explain import (PUBLIC, action_plain, action_words, changed_regions,
                                                           context_of, explain)
 from imperial_lab.dashboard.games.imperial_powers.boardview import piles_line, players_table, show_map, view_of
@@ -34,6 +35,7 @@ from imperial_lab.core.games.imperial_powers.words import (card_label, card_valu
 from imperial_lab.core.games.imperial_powers.texts import question
 from imperial_lab.core.registry import plugin
 from imperial_lab.core.session import PlaySession
+from imperial_lab.dashboard import frame
 from imperial_lab.dashboard.playkit import PERSON, PlayKit
 
 GAME = "imperial_powers"
@@ -212,7 +214,20 @@ def what_happened(steps: list, view: dict, viewer) -> None:
     for step in steps:
         events = [event_line(e, ctx, viewer) for e in step.events if e["kind"] not in QUIET]
         lines += events or [f"- `{action_words(step.text, step.player, ctx, viewer)}`"]
-    KIT.what_happened(lines, len(steps), height=300)
+    with st.expander(f"What happened ({len(steps)} moves since your last)", expanded=True):
+        with st.container(height=300):
+            st.markdown("\n".join(lines))
 
 
-KIT.page("Imperial Powers against bots", new_game, game)
+def main() -> None:
+    st.title("Imperial Powers against bots")
+    session = KIT.choose_game(new_game)
+    if session is None:
+        return
+    try:
+        game(session)
+    except ImperialError as exc:
+        frame.show_error("The game cannot go on.", exc)
+
+
+main()
