@@ -43,14 +43,14 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     @classmethod
-    def from_params(cls, params: dict, seed: int | None = None) -> "RandomBot":
+    def from_params(cls, params: dict, seed: int | None = None) -> RandomBot:
         return cls(seed)
 
     def decide(self, state, legal_actions):
         return legal_actions[self.rng.randrange(len(legal_actions))]
 
 
-BOTS = {"random": RandomBot}  # the bots of every game
+BOTS: dict[str, type] = {"random": RandomBot}  # the bots of every game
 _MISSING: dict[str, str] = {}  # bots that could not be loaded, and why (named when one is asked for)
 
 
@@ -118,7 +118,7 @@ def _value(text: str, declared: tuple, refuse):
     if kind is int:
         if not _INT.match(text):
             refuse(f"expected a whole number {low:,}..{high:,}, got {clip(text)}")
-        value = int(text)
+        value: float = int(text)
     else:
         if not _FLOAT.match(text):
             refuse(f"expected a number {_number(low)}..{_number(high)}, got {clip(text)}")

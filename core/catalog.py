@@ -19,6 +19,7 @@ import logging
 import os
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
@@ -46,7 +47,7 @@ CREATE TABLE IF NOT EXISTS runs (
     chunks INTEGER             -- finished chunks
 )"""
 # A reader writes nothing: no spilling to a temporary folder, no scan of the caller's Python variables.
-READER_CONFIG = {"temp_directory": "", "python_enable_replacements": False}
+READER_CONFIG: dict[str, Any] = {"temp_directory": "", "python_enable_replacements": False}
 
 log = logging.getLogger(__name__)
 

@@ -219,7 +219,7 @@ def _pair_tests(a: str, b: str, lineup: str, part_a: pd.DataFrame, part_b: pd.Da
     diffs = [stats.rate_difference(int(wins_a[:, s].sum()), n_a, int(wins_b[:, s].sum()), n_b) for s in range(players)]
     seat = max(range(players), key=lambda s: abs(diffs[s][0]))
     diff, low, high, _ = diffs[seat]
-    rows = [(_test_id("seat_outcomes", a, b, lineup), "seat_outcomes", a, b, lineup, seat_name(seat),
+    rows: list[tuple] = [(_test_id("seat_outcomes", a, b, lineup), "seat_outcomes", a, b, lineup, seat_name(seat),
              f"{seat_name(seat)}'s win rate, {a} − {b}", diff, low, high, stats.homogeneity(outright),
              n_a + n_b, "game", TEST_NAMES["seat_outcomes"], seat)]
     for metric, (label, unit) in METRICS.items():
@@ -311,8 +311,8 @@ def _clear(c: Comparison, row, ref) -> bool:
         fair = 1 / _players(c, row.setup, row.lineup)
         return seat["low"] > fair or seat["high"] < fair
     if ref.metric == "seat_outcomes":
-        seat = int(ref.direction)
-        a, b = _seat(c, row.setup, row.lineup, seat), _seat(c, row.versus, row.lineup, seat)
+        k = int(ref.direction)
+        a, b = _seat(c, row.setup, row.lineup, k), _seat(c, row.versus, row.lineup, k)
         _, low, high, _ = stats.rate_difference(a["wins"], a["n"], b["wins"], b["n"])
         return low > 0 or high < 0
     return row.low > 0 or row.high < 0
@@ -389,7 +389,7 @@ def to_json(c: Comparison) -> dict:
         return [_num(low), _num(high)]
 
     return {
-        "alpha": stats.ALPHA, "adjustment": "holm", "unit": "game", "length_unit": c.length, "seats": c.seats_note,
+        "alpha": stats.ALPHA, "adjustment": "holm", "unit": "game", "length_unit": c.length,
         "runs": [{"run": r.run, "setup": r.setup, "bots": r.lineup, "players": int(r.players), "n": int(r.n)}
                  for r in c.runs.itertuples()],
         "cells": [{"setup": r.setup, "bots": r.lineup, "runs": r.runs.split(", "), "n": int(r.n),

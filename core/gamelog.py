@@ -86,7 +86,7 @@ def _lines(source) -> tuple[str, list[str]]:
         except ImperialError as exc:
             raise LogError(str(source), 1, str(exc).removeprefix(f"{source}: ")) from None
     name = getattr(source, "name", "<lines>")
-    lines = []
+    lines: list[str] = []
     for line in source:
         if len(lines) == MAX_LINES:
             raise LogError(name, MAX_LINES + 1, f"more than {MAX_LINES:,} lines: not a game record")

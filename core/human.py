@@ -110,11 +110,11 @@ def seat_specs(bots: str | None, humans: list[int], players: int, saved: list | 
         if saved is None:
             seats[p] = "random"
             continue
-        spec = saved[p] if p < len(saved) else None
-        if spec is None or spec == HUMAN:
+        named = saved[p] if p < len(saved) else None
+        if named is None or named == HUMAN:
             raise SetupError(f"{where}: the log names no bot for {seat_name(p)} (seat {p}): give --bots "
                              f"or --human {p}")
-        seats[p] = canonical_spec(spec, f"{where}: bots", game)
+        seats[p] = canonical_spec(named, f"{where}: bots", game)
     return seats
 
 

@@ -44,7 +44,8 @@ def import_logs(paths: list, run: str, out=None, catalog=None, chunk_size: int =
         check_catalog(run, folder, catalog)
     known = _known_logs(folder, done)
     next_id = max((m["first"] + m["count"] for m in done.values()), default=0)
-    errors, skipped = [], []
+    errors: list[str] = []
+    skipped: list[str] = []
     good = _good_logs(map(Path, paths), run, game, known, next_id, errors, skipped)
     added, chunk = 0, max(done, default=-1) + 1
     while batch := list(islice(good, chunk_size)):  # a chunk at a time: the rows of all logs may not fit
@@ -80,7 +81,7 @@ def _open(folder: Path, run: str, game: str, saved: dict | None) -> None:
 
 def _known_logs(folder: Path, done: dict[int, dict]) -> set[str]:
     """The SHA-256 of every log already in the run, from its markers."""
-    known = set()
+    known: set[str] = set()
     for chunk, marker in done.items():
         logs = marker.get("logs")
         if not (isinstance(logs, list) and all(isinstance(log, dict) and isinstance(log.get("sha256"), str)

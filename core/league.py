@@ -19,6 +19,7 @@ import hashlib
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 from imperial_lab.core import runstore
 from imperial_lab.core.bots import canonical_spec
@@ -105,7 +106,7 @@ def standings(source, catalog=None) -> dict:
                 and len(row["bots"].split(",")) == len(row["scores"])]
     model = PlackettLuce()
     order = list(dict.fromkeys([*(params.get("bots") or []), *(s for r in finished for s in r["bots"].split(","))]))
-    entrants = {spec: {"games": 0, "seats": 0, "wins": 0, "score": 0, "rating": model.rating(name=spec)}
+    entrants: dict[str, dict[str, Any]] = {spec: {"games": 0, "seats": 0, "wins": 0, "score": 0, "rating": model.rating(name=spec)}
                 for spec in order}
     players = max((len(row["scores"]) for row in finished), default=params.get("players") or 0)
     seats = [{"games": 0, "wins": 0} for _ in range(players)]

@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from imperial_lab.core.errors import DataError, ImperialError
 from imperial_lab.core.files import data_path
@@ -109,7 +110,7 @@ class Lesson:
     specific: dict  # canonical action text -> feedback
     hint: str | None
     then: tuple[str, ...]  # actions played after a right answer, to show what follows
-    _prototype: object = field(repr=False, compare=False)
+    _prototype: Any = field(repr=False, compare=False)
 
     def state(self):
         """A fresh state of the lesson's position (the learner's decision)."""
@@ -174,7 +175,9 @@ def load_catalogue(folder=None) -> tuple[list[Lesson], list[LessonError]]:
         return [], [LessonError(f"{folder}: no lesson files (*.json) found")]
     if len(files) > MAX_LESSONS:
         return [], [LessonError(f"{folder}: {len(files)} lesson files, more than the limit of {MAX_LESSONS}")]
-    lessons, errors, seen = [], [], {}
+    lessons: list[Lesson] = []
+    errors: list[LessonError] = []
+    seen: dict[str, Path] = {}
     for path in files:
         try:
             lesson = load_lesson(path)

@@ -21,8 +21,8 @@ root action visited most. Each playout:
 5. **Evaluate** the state reached: one value per seat in [0, 1] (a win-share estimate), and add
    it to every node of the path.
 
-Optional game hooks (``docs/interface.md``, "Search hooks"), looked up on ``state.game``; each has
-a default here:
+Optional game hooks (``docs/interface.md``, "Search hooks"), on ``state.game`` where its plug-in
+declares them (``imperial_lab.core.plugin.Capability``); each has a default here:
 
 * ``game.evaluate(state) -> list[float]``: the default gives 1 shared among ``winners()`` at the
   end, and 1 shared among the seats leading on ``returns()`` ("as if it ended now") before;
@@ -47,6 +47,8 @@ import time
 from dataclasses import dataclass
 
 from imperial_lab.core.errors import SetupError
+from imperial_lab.core.plugin import Capability
+from imperial_lab.core.registry import plugin_of
 
 DEFAULT_PLAYOUTS = 64
 DEFAULT_C = 0.4
@@ -115,13 +117,25 @@ def sample_chance(state, rng: random.Random):
 
 
 class Hooks:
-    """The search hooks of a state's game, or the defaults where it has none."""
+    """What search takes from a state's game, as its plug-in declares it (``GamePlugin.capabilities``):
+    the search hooks, or the defaults for those it does not offer, and ``apply(state, action)`` for
+    actions taken from ``legal_actions()`` or ``chance_outcomes()``: the unchecked ``apply_legal``
+    where the game has one."""
 
     def __init__(self, state):
-        game = getattr(state, "game", None)
-        self.evaluate = getattr(game, "evaluate", None) or default_evaluate
-        self.playout_policy = getattr(game, "playout_policy", None) or uniform_policy
-        self.resample = getattr(game, "resample", None) or default_resample
+        owner, game = plugin_of(state), state.game
+        self.evaluate = game.evaluate if owner.offers(Capability.EVALUATE) else default_evaluate
+        self.playout_policy = game.playout_policy if owner.offers(Capability.PLAYOUT_POLICY) else uniform_policy
+        self.resample = game.resample if owner.offers(Capability.RESAMPLE) else default_resample
+        self.apply = _apply_legal if owner.offers(Capability.APPLY_LEGAL) else _apply_action
+
+
+def _apply_legal(state, action):
+    return state.apply_legal(action)
+
+
+def _apply_action(state, action):
+    return state.apply_action(action)
 
 
 class MCTSBot:
@@ -164,7 +178,7 @@ class MCTSBot:
         self.last_seconds = 0.0
 
     @classmethod
-    def from_params(cls, params: dict, seed: int | None = None) -> "MCTSBot":
+    def from_params(cls, params: dict, seed: int | None = None) -> MCTSBot:
         """A bot from parsed spec parameters (``imperial_lab.core.bots.parse_bot_spec``)."""
         return cls(seed, **params)
 
@@ -205,7 +219,7 @@ class MCTSBot:
                 stats.append(RootStat(a, 0, None))
             else:
                 stats.append(RootStat(a, node.visits, node.total[me] / node.visits))
-        stats.sort(key=lambda s: (-s.visits, -(s.value if s.visits else -1.0), order[s.action]))
+        stats.sort(key=lambda s: (-s.visits, -(s.value if s.value is not None else -1.0), order[s.action]))
         self.last_root_stats = stats
         return stats
 
@@ -224,7 +238,7 @@ class MCTSBot:
         hooks = Hooks(state)
         rng = self._rng(state)
         policy = hooks.playout_policy(rng)
-        evaluate, resample = hooks.evaluate, hooks.resample
+        evaluate, resample, apply = hooks.evaluate, hooks.resample, hooks.apply
         depth = self.depth
         me = state.current_player()
         n = len(state.returns())
@@ -242,7 +256,7 @@ class MCTSBot:
             while not s.is_terminal():
                 if s.is_chance_node():
                     a = sample_chance(s, rng)
-                    s.apply_action(a)
+                    apply(s, a)
                     child = node.children.get(a)
                     if child is None:
                         child = node.children[a] = _Node(n)
@@ -258,7 +272,7 @@ class MCTSBot:
                     a = node.hint
                     if a not in untried:
                         a = untried[rng.randrange(len(untried))]
-                    s.apply_action(a)
+                    apply(s, a)
                     node = children[a] = _Node(n)
                     node.avail = 1
                     path.append(node)
@@ -274,16 +288,16 @@ class MCTSBot:
                         score += prior * math.sqrt(ch.avail) / (1 + ch.visits)
                     if score > best_score:
                         best, best_score = a, score
-                s.apply_action(best)
+                apply(s, best)
                 node = children[best]
                 path.append(node)
             # playout
             steps = 0
             while not s.is_terminal() and (depth is None or steps < depth):
                 if s.is_chance_node():
-                    s.apply_action(sample_chance(s, rng))
+                    apply(s, sample_chance(s, rng))
                 else:
-                    s.apply_action(policy(s))
+                    apply(s, policy(s))
                     steps += 1
             values = evaluate(s)
             for nd in path:

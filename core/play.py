@@ -4,38 +4,47 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Any, cast
+from collections.abc import Callable, Sequence
 
-from imperial_lab.core.interface import CHANCE, make_game
+from imperial_lab.core.interface import CHANCE, Action, Recording, State, UncheckedApply, make_game
+from imperial_lab.core.plugin import Capability
+from imperial_lab.core.registry import plugin_of
+
+OnStep = Callable[[Any, int, Action, list[Any]], None]  # (state, player, action, events)
 
 
 @dataclass
 class PlayedGame:
-    config: dict
-    state: object
-    actions: list = field(default_factory=list)  # (player, action) in order, chance included
+    config: dict[str, Any]
+    state: Any  # the game's State (imperial_lab.core.interface.State)
+    actions: list[tuple[int, Action]] = field(default_factory=list)  # (player, action) in order, chance included
     decisions: int = 0
 
 
-def play_game(config: dict, bots: list, seed: int, record: bool = True, on_step=None, on_start=None) -> PlayedGame:
+def play_game(config: dict[str, Any], bots: Sequence[Any], seed: int, record: bool = True,
+              on_step: OnStep | None = None, on_start: Callable[[Any], None] | None = None) -> PlayedGame:
     """Play one game to the end. ``bots[p]`` decides for seat p; chance is sampled from ``seed``.
 
     ``on_start(state)`` sees the initial state (its ``events`` are those of the setup);
     ``on_step(state, player, action, events)`` is called after every action. With ``record=False``
-    and no ``on_step`` nobody reads the events, so a state that can (``recording``) builds none.
+    and no ``on_step`` nobody reads the events, so a game that declares ``recording`` builds none.
 
     A bot must answer with one of the legal actions it is given (an equal one will do): the
     driver applies it without checking it again.
     """
     game = make_game(config)
-    state = game.new_initial_state()
+    state: State = game.new_initial_state()
+    owner = plugin_of(state)
     if on_start is not None:
         on_start(state)
-    silent = not record and on_step is None and hasattr(state, "recording")
+    silent = not record and on_step is None and owner.offers(Capability.RECORDING)
     if silent:
-        state.recording = False
+        cast(Recording, state).recording = False
     # Chance outcomes and a bot's answer (a bot returns one of the legal actions it is given) are
-    # legal by construction: the game's unchecked ``apply_legal`` where it has one.
-    apply = state.apply_legal if hasattr(state, "apply_legal") else state.apply_action
+    # legal by construction: the game's unchecked ``apply_legal`` where it declares one.
+    apply: Callable[[Action], list[Any]] = (cast(UncheckedApply, state).apply_legal
+                                            if owner.offers(Capability.APPLY_LEGAL) else state.apply_action)
     chance = random.Random(seed)
     played = PlayedGame(game.config, state)
     while not state.is_terminal():
@@ -52,5 +61,5 @@ def play_game(config: dict, bots: list, seed: int, record: bool = True, on_step=
         if on_step is not None:
             on_step(state, player, action, events)
     if silent:
-        state.recording = True  # the caller gets an ordinary state back
+        cast(Recording, state).recording = True  # the caller gets an ordinary state back
     return played

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import os
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 
 import pyarrow as pa
@@ -83,7 +83,7 @@ def create_run(folder: Path, params: dict) -> None:
     """Start a run in ``folder`` (new or empty): its run.json, with the time it was created and the
     version of the lab that made it."""
     check_new(folder)
-    stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    stamp = datetime.now(UTC).isoformat(timespec="seconds")
     write_json(folder / RUN_FILE, {**params, "created": stamp, "version": lab_version()})
 
 

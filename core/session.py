@@ -33,6 +33,7 @@ from __future__ import annotations
 import io
 import random
 from dataclasses import dataclass
+from typing import Any
 from types import SimpleNamespace
 
 from imperial_lab.core.bots import bot_classes, parse_bot_spec
@@ -40,7 +41,8 @@ from imperial_lab.core.errors import ImperialError, NotationError, SetupError
 from imperial_lab.core.gamelog import replay_game, write_log
 from imperial_lab.core.interface import CHANCE, make_game, seat_name
 from imperial_lab.core.play import PlayedGame
-from imperial_lab.core.registry import plugin
+from imperial_lab.core.plugin import Capability
+from imperial_lab.core.registry import plugin, plugin_of
 
 HUMAN = "human"  # the name of a person's seat in a move log's ``bots``
 PLY_SPAN = 2**20  # more than the actions of any game a log holds (imperial_lab.core.gamelog.MAX_LINES)
@@ -203,7 +205,7 @@ class PlaySession:
     def advance_to_human(self, limit: int = MAX_ADVANCE, on_step=None) -> list[Step]:
         """Bots and chance move until a person is to decide or the game ends (at most ``limit``
         moves); ``on_step(step)`` sees each move as it is made. Returns the moves."""
-        done = []
+        done: list[Step] = []
         while len(done) < limit and not self._state.is_terminal() and self.waiting_for() is None:
             step = self.step()
             done.append(step)
@@ -265,8 +267,8 @@ class PlaySession:
     def position_before(self, index: int) -> dict:
         """The position document before move ``index`` (after the moves before it), replayed: the
         Play page draws what the moves since then changed."""
-        state = self.game.new_initial_state()
-        if hasattr(state, "recording"):
+        state: Any = self.game.new_initial_state()
+        if plugin_of(state).offers(Capability.RECORDING):
             state.recording = False  # nobody reads these events
         for _, action in self._actions[:index]:
             state.apply_action(action)
@@ -274,8 +276,8 @@ class PlaySession:
 
     def _replay_steps(self, start: int) -> None:
         """Replay the game and remember the Step of every move from ``start`` on."""
-        state = self.game.new_initial_state()
-        quiet = hasattr(state, "recording")
+        state: Any = self.game.new_initial_state()
+        quiet = plugin_of(state).offers(Capability.RECORDING)
         for k, (player, action) in enumerate(self._actions):
             if k < start:
                 if quiet:
@@ -294,7 +296,7 @@ class PlaySession:
         """The state after ``actions``, and the chance generator as it stood there."""
         state = self.game.new_initial_state()
         chance = random.Random(self.seed)
-        for player, action in actions:
+        for _, action in actions:
             if state.is_chance_node():
                 draw_chance(chance, state)  # the draw the game made here, so the later ones are the same
             state.apply_action(action)
@@ -360,7 +362,7 @@ class PlaySession:
 
     @classmethod
     def from_log(cls, text: str, name: str = "<log>", seats: list | None = None, seed: int | None = None,
-                 unnamed: str | None = None) -> "PlaySession":
+                 unnamed: str | None = None) -> PlaySession:
         """The session of a move log, every line checked (``LogError`` naming ``name`` and the line).
         The seats are ``seats`` if given, else the log's ``bots`` (``human`` is a person); a seat the
         log does not name is ``unnamed`` (a bot spec, or None: a person). The seed is the log's, else

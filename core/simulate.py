@@ -22,6 +22,7 @@ import time
 from collections import deque
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from imperial_lab.core import lab_version, runstore
 from imperial_lab.core.bots import canonical_spec, make_bot
@@ -111,8 +112,8 @@ def simulate(out, games: int, players: int | None, setup: str, bots: list[str], 
         if chunk_size is None:
             chunk_size = _saved_chunk_size(folder) or auto_chunk_size(games, cluster.threads if cluster else workers)
         _check_numbers(games, seed, chunk_size, workers)
-        params = {"kind": "simulate", "game": game, "name": name, "games": games, "players": seats, "setup": setup,
-                  "bots": bots, "seed": seed, "chunk_size": chunk_size, "config": config}
+        params: dict[str, Any] = {"kind": "simulate", "game": game, "name": name, "games": games, "players": seats, "setup": setup,
+                                   "bots": bots, "seed": seed, "chunk_size": chunk_size, "config": config}
         if rotate:  # only then: the run.json of unrotated runs stays as it was, so they still resume
             params["rotate"] = True
         saved = _saved_run(folder, params)

@@ -54,7 +54,7 @@ def all_tables() -> dict[str, list[tuple[str, str, str]]]:
     found: dict[str, list] = {}
     for owner in GAMES.values():
         if owner.tables:
-            for name, columns in owner.part("tables").TABLES.items():
+            for name, columns in tables_of(owner.name).TABLES.items():
                 found.setdefault(name, columns)
     return found
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from imperial_lab.core.registry import BROKEN, GAMES
+from imperial_lab.core.registry import BROKEN
 from imperial_lab.dashboard import frame
 from imperial_lab.dashboard.pages import Page, all_pages, sections
 

@@ -94,7 +94,7 @@ class Lineup:
         text = self.bot if self.rest is None else f"{self.bot}+{self.rest}-rot"
         return text.replace(":", "_")
 
-    def canonical(self) -> "Lineup":
+    def canonical(self) -> Lineup:
         """The same line-up with canonical specs (SetupError for a bad one), so two spellings share a run."""
         return Lineup(canonical_spec(self.bot, "line-up"), None if self.rest is None else canonical_spec(self.rest,
                                                                                                        "line-up"))

@@ -39,7 +39,6 @@ from playwright.sync_api import expect  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from imperial_lab.core.simulate import simulate  # noqa: E402
-from imperial_lab.dashboard import cache, charts
 from imperial_lab.dashboard.games.imperial2030 import boardview  # noqa: E402, F401  (imported once, before timing)
 from imperial_lab.dashboard.pages import all_pages, page_path  # noqa: E402
 

@@ -428,7 +428,7 @@ def assign_islands(countries: dict, islands: list, board: dict):
     tree = shapely.STRtree([countries[n] for n in names])
     for island in islands:
         main = max(tree.query(island), key=lambda i: countries[names[i]].intersection(island).area)
-        labels = [l for l in regions_of(names[main]) if l not in (OTHER, SWITZERLAND)] + [OTHER, POLAR]
+        labels = [x for x in regions_of(names[main]) if x not in (OTHER, SWITZERLAND)] + [OTHER, POLAR]
         inside = island.representative_point()
         _, label = min((inside.distance(Point(p)), label) for label in labels for p in seeds[label])
         yield label, island

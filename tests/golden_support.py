@@ -1,13 +1,14 @@
-"""Golden files (STYLE.md (c)1-2): the fixed positions and games, and how they are written.
+"""Golden files (STYLE.md (c)1-2): the fixed positions and games of every game, and how they are written.
 
-Shared by ``tests/test_golden.py`` (checks) and ``scripts/regen_golden.py`` (writes):
+Shared by ``tests/test_golden.py`` (checks) and ``scripts/regen_golden.py`` (writes), one folder per
+game (``GOLDEN_GAMES``):
 
-* ``tests/golden/perft.json``: position documents with their legal-action counts at depth 1 and 2
-  (depth 2 = the legal actions summed over every child of a depth-1 action; at a chance node the
-  chance outcomes count as actions).
-* ``tests/golden/transcripts/*.txt``: seeded random games, one line per step:
+* ``tests/golden/<game>/perft.json``: position documents with their legal-action counts at depth
+  1, 2, ... (depth 2 = the legal actions summed over every child of a depth-1 action; at a chance
+  node the chance outcomes count as actions);
+* ``tests/golden/<game>/transcripts/*.txt``: seeded random games, one line per step:
   ``step | player | decision | legal N | action text | event kinds``, then a closing line with
-  the length, scores and winners.
+  the game's own figures (Imperial 2030: nation turns and round), the scores and the winners.
 """
 
 from __future__ import annotations
@@ -16,22 +17,23 @@ import hashlib
 import json
 import random
 import re
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+from collections.abc import Callable
 
 from imperial_lab.core.bots import RandomBot
 from imperial_lab.core.interface import make_game
 from imperial_lab.core.play import play_game
+from imperial_lab.core.registry import plugin
 from tests.builders import act, maneuver, position
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
-PERFT_FILE = GOLDEN / "perft.json"
-TRANSCRIPTS = GOLDEN / "transcripts"
 # What the rules reference's tests need of RULES.md, which lives outside the repository (../shared):
 # its numbered headings and questions, and a hash of every run of GRAM_WORDS words (not its text).
 RULES_MD = Path(__file__).resolve().parents[2] / "shared" / "imperial2030" / "RULES.md"
 RULES_FINGERPRINT = GOLDEN / "rules_md.json"
 GRAM_WORDS = 10
-DEPTH = 2
 
 
 # ----- perft -----
@@ -80,14 +82,25 @@ def _random_until(config: dict, seed: int, stop) -> object:
     return state
 
 
+def _first_of(config: dict, seed: int, kind: str, after: int = 0) -> object:
+    """The first position of decision ``kind`` after ``after`` steps of a seeded random game."""
+    steps = [0]
+
+    def stop(state) -> bool:
+        steps[0] += 1
+        return steps[0] > after and state.decision_name() == kind
+    return _random_until(config, seed, stop)
 
 
-def perft_positions() -> list[tuple[str, str, object]]:
-    """(name, description, state) of every perft position, built from the rules' scenarios."""
+Position = tuple[str, str, Any, int]  # name, description, state, depth
+
+
+def imperial2030_positions() -> list[Position]:
+    """Imperial 2030's perft positions (depth 2), built from the rules' scenarios."""
     out = []
 
     def add(name, description, state):
-        out.append((name, description, state))
+        out.append((name, description, state, 2))
 
     add("deal_4p", "§4.2 standard setup, 4 players: the chance node of the flag-card deal",
         make_game({"players": 4}).new_initial_state())
@@ -145,27 +158,117 @@ def _richmaneuver():
     return stop
 
 
-def read_perft() -> list[dict]:
-    return json.loads(PERFT_FILE.read_text(encoding="utf-8"))["positions"]
+def imperia_positions() -> list[Position]:
+    """Imperia's perft positions: every phase of a seeded random game (setup: §3; play: §6), a
+    crowded late turn, and the §12 base position with a general in hand."""
+    from imperial_lab.core.games.imperia.builders import build
+
+    three, four = {"game": "imperia", "players": 3}, {"game": "imperia", "players": 4}
+    out: list[Position] = [
+        ("start_4p", "§3.1 4 players: the chance node of the start seat", make_game(four).new_initial_state(), 3),
+        ("random_board_3p", "§3.2 3 players: the chance board, after the start seat",
+         _first_of(three, 5, "random_board"), 2),
+        ("board_4p", "§3.2 4 players: the first board placement (4 boards x 2 sides x 4 quadrants x 4 "
+         "rotations)", _first_of(four, 5, "board"), 2),
+    ]
+    for kind, rules in (("fortress", "§3.3"), ("recruit", "§3.4"), ("turn", "§6.4"), ("draw", "§6.5"),
+                        ("order", "§6.6")):
+        out.append((f"{kind}_3p", f"{rules} 3 players: the first {kind} of a seeded random game",
+                     _first_of(three, 5, kind), 3))
+    out.append(("late_turn_4p", "§6 4 players: a turn after 60 steps of a seeded random game (stacks, battles)",
+                _first_of(four, 7, "turn", after=60), 3))
+    out.append(("base_general_in_hand", "§12 base position, 4 players: Red holds a general, an infantry and a "
+                "defensive infantry", build(hands={"R": ["gen/o", "inf/o", "inf/d"]}), 3))
+    return out
 
 
-def perft_entries() -> list[dict]:
-    """The perft golden entries as they are now (what regen writes)."""
+def imperial_powers_positions() -> list[Position]:
+    """Imperial Powers' perft positions: every phase of a seeded random game (setup §2, the turn
+    §5.1-§5.7), the options that change the decisions (random powers, public tactics, events
+    resolved after all are assigned) and a later turn's tactics."""
+    four = {"game": "imperial_powers", "players": 4}
+    variant = {"game": "imperial_powers", "players": 5, "power_assignment": "random",
+               "tactics_visibility": "regions_public", "event_resolution": "after_all_assigned"}
+    out: list[Position] = [("setup_roll_4p", "§2 4 players: the first d10 of the setup rolls",
+                            make_game(four).new_initial_state(), 3)]
+    for kind, rules in (("choose_power", "R3"), ("draw", "§5.1"), ("bid", "§5.2"), ("develop", "§5.3"),
+                        ("tactics", "§5.4"), ("event_draw", "§5.7"), ("event_assign", "§5.7"),
+                        ("event_die", "§5.7")):
+        out.append((f"{kind}_4p", f"{rules} 4 players: the first {kind} of a seeded random game",
+                    _first_of(four, 5, kind), 3))
+    out.append(("random_power_5p", "R3 5 players, random powers: the chance node of a power",
+                _first_of(variant, 3, "choose_power"), 3))
+    out.append(("public_tactics_5p", "R12 5 players, tactics regions public: the first tactics",
+                _first_of(variant, 3, "tactics"), 2))
+    out.append(("all_assigned_events_5p", "R17 5 players, events resolved after all are assigned: the "
+                "first event assignment", _first_of(variant, 3, "event_assign"), 3))
+    out.append(("late_tactics_4p", "§5.4 4 players: a tactics decision after 400 steps (a later turn)",
+                _first_of(four, 9, "tactics", after=400), 2))
+    return out
+
+
+@dataclass(frozen=True)
+class GoldenGame:
+    """What the golden files of one game hold and how its transcripts end."""
+
+    positions: Callable[[], list[Position]]
+    kinds: frozenset[str]  # the decision kinds the perft positions must cover
+    games: tuple[tuple[str, dict, int], ...]  # transcripts: (file stem, config, seed)
+    figures: Callable[[Any], str]  # the closing line's own figures
+
+    def __post_init__(self) -> None:
+        assert self.games, "a game's goldens include at least one transcript"
+
+
+GOLDEN_GAMES = {
+    "imperial2030": GoldenGame(
+        imperial2030_positions,
+        frozenset({"deal", "variant_pick", "turn_start", "factory", "import", "maneuver", "invest"}),
+        (("random_2p_standard", {"game": "imperial2030", "players": 2, "setup": "standard"}, 2030),
+         ("random_4p_variant", {"game": "imperial2030", "players": 4, "setup": "variant"}, 4030),
+         ("random_6p_standard", {"game": "imperial2030", "players": 6, "setup": "standard"}, 6030)),
+        lambda s: f"nation_turns {s.nation_turns} | round {s.round}"),
+    "imperia": GoldenGame(
+        imperia_positions,
+        frozenset({"start", "random_board", "board", "fortress", "recruit", "turn", "draw", "order"}),
+        (("random_2p", {"game": "imperia", "players": 2}, 2002),
+         ("random_4p", {"game": "imperia", "players": 4}, 2004)),
+        lambda s: f"ply {s.ply}"),
+    "imperial_powers": GoldenGame(
+        imperial_powers_positions,
+        frozenset({"setup_roll", "choose_power", "draw", "bid", "develop", "tactics", "event_draw",
+                   "event_assign", "event_die"}),
+        (("random_3p", {"game": "imperial_powers", "players": 3}, 3003),
+         ("random_5p_variant", {"game": "imperial_powers", "players": 5, "power_assignment": "random",
+                                "tactics_visibility": "regions_public", "event_resolution": "after_all_assigned",
+                                "turns": 4}, 3005)),
+        lambda s: f"turn {s.turn} | ply {s.ply}"),
+}
+
+
+def perft_file(game: str) -> Path:
+    return GOLDEN / game / "perft.json"
+
+
+def transcripts_dir(game: str) -> Path:
+    return GOLDEN / game / "transcripts"
+
+
+def read_perft(game: str) -> list[dict]:
+    return json.loads(perft_file(game).read_text(encoding="utf-8"))["positions"]
+
+
+def perft_entries(game: str) -> list[dict]:
+    """The perft golden entries of ``game`` as they are now (what regen writes)."""
     entries = []
-    for name, description, state in perft_positions():
-        counts = [perft(state, d) for d in range(1, DEPTH + 1)]
+    for name, description, state, depth in GOLDEN_GAMES[game].positions():
+        counts = [perft(state, d) for d in range(1, depth + 1)]
         entries.append({"name": name, "description": description, "decision": state.decision_name(),
                         "counts": counts, "position": state.to_json()})
     return entries
 
 
 # ----- transcripts -----
-
-GAMES = (  # (file stem, config, seed)
-    ("random_2p_standard", {"game": "imperial2030", "players": 2, "setup": "standard"}, 2030),
-    ("random_4p_variant", {"game": "imperial2030", "players": 4, "setup": "variant"}, 4030),
-    ("random_6p_standard", {"game": "imperial2030", "players": 6, "setup": "standard"}, 6030),
-)
 
 
 def _kinds(events) -> str:
@@ -190,12 +293,12 @@ def step_line(step: int, state, action) -> tuple[str, list]:
 
 
 def end_line(state) -> str:
-    return (f"end | nation_turns {state.nation_turns} | round {state.round} | scores "
-            f"{[int(x) for x in state.returns()]} | winners {state.winners()}")
+    figures = GOLDEN_GAMES[state.game.name].figures(state)
+    return f"end | {figures} | scores {[int(x) for x in state.returns()]} | winners {state.winners()}"
 
 
 def header_lines(config: dict, seed: int) -> list[str]:
-    return ["# Imperial 2030 golden transcript: a seeded random game, one line per step.",
+    return [f"# {plugin(config['game']).title} golden transcript: a seeded random game, one line per step.",
             "# Regenerate with: .venv/bin/python scripts/regen_golden.py",
             "# step | deciding player (-1 chance) | decision | legal action count | action | event kinds",
             f"# config: {json.dumps(config, sort_keys=True)}",
@@ -221,7 +324,7 @@ def replay_transcript(lines: list[str]) -> list[str]:
     out = [x for x in lines if x.startswith("#")]
     state = make_game(config).new_initial_state()
     for line in lines:
-        if line.startswith("#") or line.startswith("end |"):
+        if line.startswith(("#", "end |")):
             continue
         step, _, _, _, text, _ = line.split(" | ")
         if state.is_terminal():

@@ -184,7 +184,7 @@ def test_bad_log_actions(lab, refused, case):
     lines, words = ACTION_CASES[case]
     path = _log_file(lab, "bad.jsonl", lab["lines"][:2] + lines)
     line = refused(["replay", path], words)
-    assert f"bad.jsonl:3:" in line  # the header is line 1, the deal line 2
+    assert "bad.jsonl:3:" in line  # the header is line 1, the deal line 2
 
 
 def test_an_action_after_the_end_of_the_game(lab, refused):

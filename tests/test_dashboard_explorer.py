@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -19,7 +18,7 @@ from imperial_lab.core.games.imperial2030.data import NATIONS, SPACES
 from imperial_lab.dashboard.games.imperial2030.board_shapes import shapes
 from imperial_lab.core.games.imperial2030.explain import RULE_TITLES, SENTENCES, explain, rule_title
 from imperial_lab.dashboard.games.imperial2030.explorer_queries import game_log, run_games
-from imperial_lab.core.games.imperial2030.events import Event
+from imperial_lab.core.games.imperial2030 import events as event_kinds
 from imperial_lab.core.interface import make_game
 from imperial_lab.core.play import play_game
 from imperial_lab.dashboard.frame import code_span
@@ -305,8 +304,8 @@ def test_credit_sums_and_governments_in_the_bonds_heatmap(position):
 # ----- explanations -----
 
 def documented_kinds() -> set[str]:
-    """The event kinds listed in the Event docstring of core/games/imperial2030/events.py."""
-    listing = Event.__doc__.split("Kinds and their fields")[1]
+    """The event kinds listed in the docstring of core/games/imperial2030/events.py."""
+    listing = event_kinds.__doc__.split("Kinds and their fields")[1]
     return set(re.findall(r"(?:^|\s{2,})([a-z_]+)\s{2,}[a-z]", listing, re.M))
 
 

@@ -72,7 +72,7 @@ def test_actions_without_events_are_listed(timeline):
 
 def test_a_refused_canal_crossing_lists_the_move_and_the_refusal(timeline):
     """§7.4.3: the move asks the canal's controller and changes nothing; `deny` refuses it."""
-    for turn, snapshot in enumerate(timeline.snapshots):
+    for turn, snapshot in enumerate(timeline.snapshots):  # noqa: B007 - the turn is read after the loop
         groups = action_groups(snapshot)
         texts = [step.text if step else None for step, _ in groups]
         if "deny" in texts:

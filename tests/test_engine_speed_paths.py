@@ -4,9 +4,8 @@
   unit lists after every action, also in states rebuilt from position documents;
 * army moves from the board's memos equal the moves computed afresh, army by army, from
   ``army_destinations`` and ``entry_stances`` (cold memos, warm memos, refused canals);
-* ``apply_legal`` (unchecked) and a state that does not record events play the same game as
-  ``apply_action`` with events; ``play_game(record=False)`` plays the same game and hands back
-  a state that records again.
+* ``play_game(record=False)`` plays the same game and hands back a state that records again
+  (the unchecked and silent apply of every game: tests/test_engine.py).
 """
 
 from __future__ import annotations
@@ -106,23 +105,6 @@ def test_army_moves_leave_out_refused_canal_crossings_and_see_hostile_armies_lea
     assert seen_hostile > 0
 
 
-@pytest.mark.parametrize("case", CASES[:3], ids=[f"{p}p-{setup}-{seed}" for p, setup, seed in CASES[:3]])
-def test_unchecked_and_silent_apply_play_the_same_game(case):
-    players, setup, seed = case
-    config = {"game": "imperial2030", "players": players, "setup": setup}
-    played = play_game(config, [make_bot("random", seed * 10 + p) for p in range(players)], seed)
-    checked = make_game(config).new_initial_state()
-    unchecked = make_game(config).new_initial_state()
-    silent = make_game(config).new_initial_state()
-    silent.recording = False
-    for _, action in played.actions:
-        events = checked.apply_action(action)
-        assert [e.to_json() for e in unchecked.apply_legal(action)] == [e.to_json() for e in events]
-        assert silent.apply_legal(action) == [] and silent.events == []
-        assert unchecked.to_json() == checked.to_json() == silent.to_json()
-    assert checked.to_json() == played.state.to_json()
-
-
 def test_play_game_without_a_record_plays_the_same_game_and_records_again_afterwards():
     config = {"game": "imperial2030", "players": 4}
     seen = []
@@ -142,13 +124,3 @@ def test_play_game_without_a_record_plays_the_same_game_and_records_again_afterw
     assert without.state.to_json() == with_record.state.to_json()
     assert without.state.recording and with_record.state.recording
 
-
-def test_clone_sets_every_field_and_copies_the_containers(games):
-    from imperial_lab.core.games.imperial2030.state import _DICTS, _LISTS, State
-
-    s = games[CASES[2]][300]
-    other = s.clone()
-    for name in State.__slots__:
-        assert getattr(other, name) is getattr(s, name) or name in _LISTS + _DICTS + ("events",), name
-    for name in _LISTS + _DICTS:
-        assert getattr(other, name) == getattr(s, name) and getattr(other, name) is not getattr(s, name), name

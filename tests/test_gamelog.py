@@ -55,8 +55,8 @@ def test_read_log_gives_config_and_texts(tmp_path, played):
 
 
 def test_replay_accepts_lines_blank_lines_and_extra_keys(played, log_lines):
-    lines = [log_lines[0], "", '{"player": -1, "action": %s, "comment": "the deal"}'
-             % json.dumps(json.loads(log_lines[1])["action"])] + log_lines[2:] + ["   "]
+    action = json.dumps(json.loads(log_lines[1])["action"])
+    lines = [log_lines[0], "", f'{{"player": -1, "action": {action}, "comment": "the deal"}}'] + log_lines[2:] + ["   "]
     assert replay(lines).to_json() == played.state.to_json()
 
 

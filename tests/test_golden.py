@@ -1,4 +1,4 @@
-"""Golden regression tests (STYLE.md (c)1-2): perft counts and step-by-step game transcripts.
+"""Golden regression tests (STYLE.md (c)1-2), for every game: perft counts and step-by-step game transcripts.
 
 A failure here means the engine now behaves differently from when the files were written. If the
 change is a deliberate rule fix, regenerate with ``.venv/bin/python scripts/regen_golden.py`` and
@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import pytest
 
-from tests.golden_support import DEPTH, GAMES, TRANSCRIPTS, divide, load_position, perft, read_perft, replay_transcript
+from imperial_lab.core import registry
+from tests.golden_support import (GOLDEN_GAMES, divide, load_position, perft, read_perft, replay_transcript,
+                                  transcripts_dir)
 
-PERFT = read_perft()
-TRANSCRIPT_FILES = sorted(TRANSCRIPTS.glob("*.txt"))
+PERFT = [(game, entry) for game in sorted(GOLDEN_GAMES) for entry in read_perft(game)]
+TRANSCRIPT_FILES = [path for game in sorted(GOLDEN_GAMES) for path in sorted(transcripts_dir(game).glob("*.txt"))]
 
 
-@pytest.mark.parametrize("entry", PERFT, ids=[e["name"] for e in PERFT])
-def test_perft(entry):
+@pytest.mark.parametrize("game, entry", PERFT, ids=[f"{game}-{e['name']}" for game, e in PERFT])
+def test_perft(game, entry):
     state = load_position(entry["position"])
+    assert state.game.name == game
     assert state.decision_name() == entry["decision"], f"{entry['name']}: {entry['description']}"
     for depth, expected in enumerate(entry["counts"], 1):
         got = perft(state, depth)
@@ -28,13 +31,18 @@ def test_perft(entry):
                         f"divide (count below each first action):\n{lines}")
 
 
-def test_perft_file_covers_every_decision_kind_of_interest():
-    kinds = {e["decision"] for e in PERFT}
-    assert {"deal", "variant_pick", "turn_start", "factory", "import", "maneuver", "invest"} <= kinds
-    assert all(len(e["counts"]) == DEPTH for e in PERFT) and len(PERFT) >= 10
+def test_every_registered_game_has_goldens():
+    assert set(GOLDEN_GAMES) == set(registry.GAMES)
 
 
-@pytest.mark.parametrize("path", TRANSCRIPT_FILES, ids=[p.stem for p in TRANSCRIPT_FILES])
+@pytest.mark.parametrize("game", sorted(GOLDEN_GAMES))
+def test_perft_file_covers_every_decision_kind_of_interest(game):
+    entries = read_perft(game)
+    assert GOLDEN_GAMES[game].kinds <= {e["decision"] for e in entries}
+    assert all(len(e["counts"]) >= 2 for e in entries) and len(entries) >= 10
+
+
+@pytest.mark.parametrize("path", TRANSCRIPT_FILES, ids=[f"{p.parent.parent.name}-{p.stem}" for p in TRANSCRIPT_FILES])
 def test_transcript(path):
     expected = path.read_text(encoding="utf-8").splitlines()
     got = replay_transcript(expected)
@@ -43,6 +51,8 @@ def test_transcript(path):
     assert len(got) == len(expected), f"{path.name}: {len(expected)} lines in the file, {len(got)} replayed"
 
 
-def test_every_golden_game_has_a_transcript():
+@pytest.mark.parametrize("game", sorted(GOLDEN_GAMES))
+def test_every_golden_game_has_a_transcript(game):
     """One file per seeded game (OpenSpiel checks every registered game has its playthrough)."""
-    assert sorted(p.stem for p in TRANSCRIPT_FILES) == sorted(stem for stem, _, _ in GAMES)
+    assert sorted(p.stem for p in transcripts_dir(game).glob("*.txt")) == sorted(
+        stem for stem, _, _ in GOLDEN_GAMES[game].games)

@@ -23,10 +23,9 @@ from imperial_lab.core.games.imperia.explain import explain, who
 from imperial_lab.dashboard.games.imperia.replay import replay_text
 from imperial_lab.core.games.imperia.rules_text import section, sections
 from imperial_lab.core.play import play_game
-from imperial_lab.dashboard.pages import page_path
 from imperial_lab.dashboard.pages import sections as navigation
 from imperial_lab.dashboard.playkit import PERSON
-from tests.lab_fixtures import open_page, APP_SECONDS
+from tests.lab_fixtures import open_page
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from imperial_lab.core.bots import RandomBot
 from imperial_lab.core.games.imperia.heuristic import ImperiaHeuristicBot
-from imperial_lab.core.games.imperia.position import build
+from imperial_lab.core.games.imperia.builders import build
 from imperial_lab.core.play import play_game
 
 

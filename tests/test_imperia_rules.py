@@ -13,7 +13,7 @@ from imperial_lab.core.games.imperia.board import D, RING_TOUCHING, TYPE_NAMES
 from imperial_lab.dashboard.games.imperia.boardview import tile_words
 from imperial_lab.core.games.imperia.data import TEMPLATE
 from imperial_lab.core.games.imperia.game import Imperia
-from imperial_lab.core.games.imperia.position import build
+from imperial_lab.core.games.imperia.builders import build
 from imperial_lab.core.games.imperia.rules import can_enter, exits, formations, next_space, protected_mask
 from imperial_lab.core.games.imperia.scoring import space_points, tallies
 from imperial_lab.core.interface import CHANCE

@@ -15,9 +15,7 @@ from imperial_lab.core.catalog import query
 from imperial_lab.dashboard.games.imperia import runs_queries as q
 from imperial_lab.core.simulate import simulate
 from imperial_lab.core.stats import even_shares, format_p, mean_ci, wilson
-from imperial_lab.dashboard.pages import page_path
 from tests import lab_fixtures
-from tests.lab_fixtures import APP_SECONDS
 
 RUN, PLAYERS, GAMES = "im-runs", 3, 24
 
@@ -180,7 +178,7 @@ def test_the_page_shows_the_comparisons_of_a_run(lab, monkeypatch):
     assert "does not vary the layout" in words  # one setup, one layout
     seats = at.dataframe[0].value
     assert list(seats["place"]) == ["start player", "start + 1", "start + 2"]
-    for row, (n, wins, outright, score) in zip(seats.itertuples(), expected.values()):
+    for row, (n, wins, outright, _) in zip(seats.itertuples(), expected.values()):
         assert (row.games, row.wins, row.outright) == (n, wins, outright)
         assert (row.low, row.high) == pytest.approx(wilson(wins, n))
     assert len(at.get("plotly_chart")) == 5  # seats, sites, sides, length, warlords

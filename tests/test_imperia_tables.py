@@ -17,7 +17,7 @@ from imperial_lab.core.catalog import list_runs, query
 from imperial_lab.core.cli import main
 from imperial_lab.core.games.imperia.rules import components
 from imperial_lab.core.games.imperia.scoring import tallies
-from imperial_lab.core.games.imperia.state import P_TURN
+from imperial_lab.core.games.imperia.pending import P_TURN
 from imperial_lab.core.games.imperia.tables import TABLES
 from imperial_lab.core.imports import import_logs
 from imperial_lab.core.interface import CHANCE, make_game

@@ -33,10 +33,9 @@ from imperial_lab.core.play import play_game
 from imperial_lab.core.registry import plugin
 from imperial_lab.core.session import PlaySession
 from imperial_lab.core.simulate import simulate
-from imperial_lab.dashboard.pages import page_path
 from imperial_lab.dashboard.pages import sections as navigation
 from imperial_lab.dashboard.playkit import PERSON
-from tests.lab_fixtures import open_page, APP_SECONDS
+from tests.lab_fixtures import open_page
 
 GAME = "imperial_powers"
 SVG = "{http://www.w3.org/2000/svg}"

@@ -11,7 +11,7 @@ import pytest
 from imperial_lab.core.bots import RandomBot, make_bot
 from imperial_lab.core.games.imperial_powers.data import data
 from imperial_lab.core.games.imperial_powers.heuristic import POWER_PREFERENCE
-from imperial_lab.core.games.imperial_powers.position import build
+from imperial_lab.core.games.imperial_powers.builders import build
 from imperial_lab.core.games.imperial_powers.rules import REGIONS
 from imperial_lab.core.interface import make_game
 from imperial_lab.core.play import play_game

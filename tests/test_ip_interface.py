@@ -16,7 +16,7 @@ from imperial_lab.core.gamelog import replay, write_log
 from imperial_lab.core.games.imperial_powers.actions import parse_action
 from imperial_lab.core.games.imperial_powers.data import DATA_PATH, load_data
 from imperial_lab.core.games.imperial_powers.game import ImperialPowers
-from imperial_lab.core.games.imperial_powers.position import build
+from imperial_lab.core.games.imperial_powers.builders import build
 from imperial_lab.core.interface import CHANCE, make_game
 from imperial_lab.core.play import play_game
 

@@ -11,11 +11,11 @@ import pytest
 from imperial_lab.core.errors import IllegalActionError
 from imperial_lab.core.games.imperial_powers.data import data
 from imperial_lab.core.games.imperial_powers.game import ImperialPowers
-from imperial_lab.core.games.imperial_powers.position import build
+from imperial_lab.core.games.imperial_powers.builders import build
 from imperial_lab.core.games.imperial_powers.rules import (DROP, EXPLOITATION, PLACES, SHARE, SPAIN, SPLIT, START, allotment,
                                               awards, leader)
 from imperial_lab.core.games.imperial_powers.scoring import standings, winners
-from imperial_lab.core.games.imperial_powers.state import DEVELOPMENT, INFLUENCE, P_OVER
+from imperial_lab.core.games.imperial_powers.pending import DEVELOPMENT, INFLUENCE, P_OVER
 from imperial_lab.core.interface import CHANCE, TERMINAL
 from tests.rule_asserts import assert_illegal
 

@@ -17,9 +17,7 @@ from imperial_lab.core.catalog import query
 from imperial_lab.dashboard.games.imperial_powers import runs_queries as q
 from imperial_lab.core.simulate import simulate
 from imperial_lab.core.stats import even_shares, holm, mean_ci, wilson
-from imperial_lab.dashboard.pages import page_path
 from tests import lab_fixtures
-from tests.lab_fixtures import APP_SECONDS
 
 RUN, PLAYERS, GAMES = "ip-runs", 5, 16
 

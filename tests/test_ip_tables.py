@@ -22,10 +22,10 @@ from imperial_lab.core.gamelog import replay
 from imperial_lab.core.games.imperial_powers.actions import DEAL_INFLUENCE, MOVE, PLAY
 from imperial_lab.core.games.imperial_powers.data import data
 from imperial_lab.core.games.imperial_powers.rules import EXPLOITATION, PLACES, REGIONS, SPAIN, START
-from imperial_lab.core.games.imperial_powers.state import P_OVER, P_POWER, P_TACTICS
+from imperial_lab.core.games.imperial_powers.pending import P_OVER, P_POWER
 from imperial_lab.core.games.imperial_powers.tables import TABLES
 from imperial_lab.core.imports import import_logs
-from imperial_lab.core.interface import CHANCE, make_game
+from imperial_lab.core.interface import make_game
 from imperial_lab.core.league import league, standings
 from imperial_lab.core.play import play_game
 from imperial_lab.core.simulate import simulate

@@ -99,9 +99,9 @@ def test_the_sections_a_lesson_names_exist_in_the_rules_reference(lesson):
 
 
 def test_together_the_lessons_cover_the_rules():
-    for topic, sections in TOPICS.items():
-        covering = [lesson.id for lesson in LESSONS if sections <= set(lesson.rules)]
-        assert covering, f"no lesson covers {topic} ({', '.join(sorted(sections))})"
+    for topic, refs in TOPICS.items():
+        covering = [lesson.id for lesson in LESSONS if refs <= set(lesson.rules)]
+        assert covering, f"no lesson covers {topic} ({', '.join(sorted(refs))})"
         if topic in TAUGHT_BY:
             assert TAUGHT_BY[topic] in covering, topic
 

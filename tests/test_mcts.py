@@ -2,7 +2,8 @@
 
 It finds forced wins and obvious best moves, never plays an illegal action, is deterministic for a
 seed, honours its budgets, and works on toy games written here against the interface alone (with
-and without the optional search hooks, with chance nodes and a hidden-information resample).
+and without the optional search hooks their plug-ins declare, with chance nodes and a
+hidden-information resample).
 """
 
 from __future__ import annotations
@@ -11,11 +12,13 @@ import random
 
 import pytest
 
+from imperial_lab.core import registry
 from imperial_lab.core.errors import SetupError
 from imperial_lab.core.interface import CHANCE, TERMINAL, make_game
 from imperial_lab.core.mcts import MCTSBot, RootStat, default_evaluate
+from imperial_lab.core.plugin import Capability, GamePlugin
 from tests.builders import position
-from tests.toy_games import Nim
+from tests.toy_games import NIM, Nim
 
 # ----- toy games, written against the interface only -----
 
@@ -109,6 +112,16 @@ class RaceState:
         return {"pos": self.pos, "to_move": self.to_move, "rolling": self.rolling}
 
 
+@pytest.fixture(autouse=True)
+def toy_games(monkeypatch):
+    """The toy games registered, each with the search hooks its plug-in declares."""
+    hooks = frozenset({Capability.EVALUATE, Capability.PLAYOUT_POLICY, Capability.RESAMPLE})
+    for found in (NIM, GamePlugin("race", "Race", RaceGame, capabilities=hooks),
+                  GamePlugin("guess", "Guess", GuessGame,
+                             capabilities=frozenset({Capability.RESAMPLE, Capability.HIDDEN_INFORMATION}))):
+        monkeypatch.setitem(registry.GAMES, found.name, registry.checked(found))
+
+
 # ----- toy games -----
 
 
@@ -149,6 +162,30 @@ def test_race_uses_the_game_hooks():
     assert game.calls["resample"] == game.calls["evaluate"] == bot.last_playouts
     assert game.resampled_for == {1}
     assert game.calls["policy"] == 1
+
+
+def test_hooks_the_plugin_does_not_declare_are_not_used(monkeypatch):
+    """The declaration decides, not what the Game happens to have: the race registered without
+    capabilities is searched with the defaults (its hooks never called)."""
+    monkeypatch.setitem(registry.GAMES, "race", GamePlugin("race", "Race", RaceGame))
+    game = RaceGame(players=3, goal=30)
+    state = game.state_from_json({"pos": [3, 2, 4], "to_move": 1, "rolling": False})
+    bot = MCTSBot(seed=5, playouts=40, depth=3)
+    assert bot.decide(state, state.legal_actions()) in state.legal_actions()
+    assert game.calls == {"evaluate": 0, "policy": 0, "resample": 0}
+
+
+def test_search_applies_legal_actions_unchecked_where_the_game_declares_it(monkeypatch):
+    """Imperial 2030 declares ``apply_legal``: search never calls the checked ``apply_action``."""
+    from imperial_lab.core.games.imperial2030.state import State
+
+    checked = []
+    monkeypatch.setattr(State, "apply_action", lambda self, action: checked.append(action))
+    state = position(players=2, cash=[10, 10], nation="CN", bonds={0: ["CN 4"]},
+                     nations={"CN": {"government": 0, "rondel": "investor", "treasury": 4}})
+    bot = MCTSBot(seed=1, playouts=12, depth=4)
+    assert bot.decide(state, state.legal_actions()) in state.legal_actions() and bot.last_playouts > 1
+    assert checked == []
 
 
 def test_toy_games_played_to_the_end_with_legal_actions():

@@ -1,5 +1,6 @@
-"""Games as plug-ins (core/plugin.py, core/registry.py): the shared layer imports no game, the registry
-has one entry per game, the ``game`` key of documents, ``--game``, and a toy game (Nim) registered in a
+"""Games as plug-ins (core/plugin.py, core/registry.py): the shared layer imports no game, no game has an
+import circle, the registry has one entry per game whose declarations hold (a game declaring what it
+lacks is refused), the ``game`` key of documents, ``--game``, and a toy game (Nim) registered in a
 test and played through the shared driver, move logs and commands."""
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ from imperial_lab.core.errors import SetupError
 from imperial_lab.core.gamelog import replay_game, write_log
 from imperial_lab.core.interface import make_game
 from imperial_lab.core.play import play_game
-from imperial_lab.core.plugin import PARTS
+from imperial_lab.core.plugin import PARTS, Capability, GamePlugin
 from imperial_lab.core.setups import list_setups, load_setup
-from tests.toy_games import NIM
+from tests.toy_games import NIM, Nim, NimGame
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES_DIR = ROOT / "core" / "games"
@@ -48,7 +49,7 @@ def imported_modules(path: Path) -> set[str]:
 
 @pytest.fixture
 def nim(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "nim", NIM)
+    monkeypatch.setitem(registry.GAMES, "nim", registry.checked(NIM))
     return NIM
 
 
@@ -65,10 +66,39 @@ def test_the_shared_layer_imports_no_game():
         assert not games, f"{path.relative_to(ROOT)} imports {games}"
 
 
-def test_the_imperial2030_package_has_no_import_circle():
-    package = GAMES_DIR / "imperial2030"
-    own = {f"imperial_lab.core.games.imperial2030.{path.stem}" for path in package.glob("*.py")}
-    graph = {f"imperial_lab.core.games.imperial2030.{path.stem}": imported_modules(path) & own for path in package.glob("*.py")}
+# The tables/catalogue/statistics layer of core/: the modules that turn games into DataFrames and
+# Parquet files, run batches of them, query them and compare them (each game's ``tables.py`` too).
+# Only there may core/ import pandas; Streamlit and Plotly belong to dashboard/ alone.
+TABLES_LAYER = {"tables.py", "simulate.py", "runstore.py", "catalog.py", "stats.py", "compare.py", "league.py"}
+
+
+def test_core_imports_no_streamlit_plotly_or_pandas_outside_the_tables_layer():
+    """Streamlit and Plotly nowhere in core/; pandas only in TABLES_LAYER and each game's tables.py
+    (imported inside the functions that need it, so that playing a game never loads it)."""
+    for path in sorted((ROOT / "core").rglob("*.py")):
+        heavy = {m.split(".")[0] for m in imported_modules(path)} & {"streamlit", "plotly", "pandas"}
+        in_layer = path.name in TABLES_LAYER and (path.parent.name == "core" or path.name == "tables.py")
+        allowed = {"pandas"} if in_layer else set()
+        assert heavy <= allowed, f"{path.relative_to(ROOT)} imports {sorted(heavy - allowed)}"
+
+
+def test_playing_a_game_loads_none_of_the_tables_layer():
+    code = ("import sys; from imperial_lab.core.cli import main\n"
+            "for game in ('imperial2030', 'imperia', 'imperial_powers'):\n"
+            "    main(['play', '--game', game, '--seed', '1', '--players', '3', '--json'])\n"
+            "print(sorted(m for m in ('pandas', 'pyarrow', 'duckdb', 'streamlit', 'plotly', 'scipy') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize("game", sorted(registry.GAMES))
+def test_no_game_package_has_an_import_circle(game):
+    """Counting imports inside functions too: a lazy import hides a circle, it does not remove it."""
+    package = GAMES_DIR / game
+    prefix = f"imperial_lab.core.games.{game}."
+    own = {prefix + path.stem for path in package.glob("*.py")}
+    graph = {prefix + path.stem: imported_modules(path) & own for path in package.glob("*.py")}
     graphlib.TopologicalSorter(graph).prepare()  # raises CycleError on a circle
 
 
@@ -99,14 +129,65 @@ def test_one_entry_per_game_each_naming_its_game():
     assert registry.DEFAULT_GAME == "imperial2030"
 
 
-def test_every_part_imperial2030_declares_loads():
-    imperial = registry.plugin("imperial2030")
+@pytest.mark.parametrize("game", sorted(registry.GAMES))
+def test_every_part_a_game_declares_loads_with_the_names_its_users_need(game):
+    owner = registry.plugin(game)
+    assert owner.problems() == []
     for part in PARTS:
-        if getattr(imperial, part) is not None:
-            assert imperial.part(part) is not None, part
-    assert set(imperial.bots) == {"heuristic"} and imperial.bot_class("heuristic").name == "heuristic"
+        if getattr(owner, part) is not None:
+            assert owner.part(part) is not None, part  # part() checks the names of PARTS[part]
+    for bot in owner.bots:
+        assert owner.bot_class(bot).name == bot
     with pytest.raises(KeyError, match="no plug-in part 'boards'"):
-        imperial.part("boards")
+        owner.part("boards")
+
+
+@pytest.mark.parametrize("game", sorted(registry.GAMES))
+def test_every_game_declares_what_its_classes_offer(game):
+    """The declarations are what the classes have: a capability not declared is not there either
+    (or it would be unused), and the State class named is the one the game makes."""
+    owner = registry.plugin(game)
+    state = make_game({"game": game}).new_initial_state()
+    assert type(state) is owner.state
+    assert owner.offers(Capability.APPLY_LEGAL) == hasattr(state, "apply_legal")
+    assert owner.offers(Capability.RECORDING) == hasattr(state, "recording")
+    for hook in ("evaluate", "playout_policy", "resample"):
+        assert owner.offers(Capability(hook)) == hasattr(state.game, hook), hook
+
+
+def test_a_game_that_declares_what_it_lacks_is_refused():
+    lying = GamePlugin("nim", "Nim", NimGame, state=Nim, lessons=True, tables="imperial_lab.core.games.nim.tables",
+                       capabilities=frozenset({Capability.APPLY_LEGAL, Capability.RECORDING, Capability.EVALUATE,
+                                               Capability.HIDDEN_INFORMATION}),
+                       bots={"smart": "imperial_lab.core.games.nim.smart"})
+    problems = lying.problems()
+    assert problems == [
+        "declares apply_legal but its State class Nim has no apply_legal",
+        "declares recording but its State class Nim has no recording",
+        "declares evaluate but its Game class NimGame has no evaluate()",
+        "declares hidden_information without resample: search would see what is hidden",
+        "its tables part imperial_lab.core.games.nim.tables cannot be found",
+        "its bot 'smart' (imperial_lab.core.games.nim.smart) is not an existing module:Class",
+        "declares lessons but data/nim/lessons/ holds none"]
+    with pytest.raises(SetupError, match=r"^game nim cannot be registered: declares apply_legal but its State"):
+        registry.checked(lying)
+    assert GamePlugin("Nim!", "Nim", NimGame, players=(3, 2)).problems() == [
+        "name 'Nim!' is not a lower-case identifier", "players (3, 2) is not a range of player counts"]
+
+
+def test_the_registry_leaves_out_a_game_whose_declarations_do_not_hold(tmp_path, monkeypatch):
+    package = tmp_path / "lying_game"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "plugin.py").write_text(
+        "from imperial_lab.core.plugin import Capability, GamePlugin\n"
+        "from tests.toy_games import NimGame\n"
+        "PLUGIN = GamePlugin('lying_game', 'Lying', NimGame, capabilities=frozenset({Capability.RESAMPLE}))\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    games, broken = registry._load(["imperial_lab.core.games.imperia.plugin", "lying_game.plugin"])
+    assert list(games) == ["imperia"]
+    assert broken == {"lying_game": "its plug-in (lying_game.plugin) declares resample but its Game class NimGame "
+                                    "has no resample()"}
 
 
 def test_an_unknown_game_is_refused_with_the_known_ones(nim, capsys):

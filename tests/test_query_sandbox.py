@@ -3,7 +3,6 @@ written, no file read but the tables of the registered runs, every error on one 
 
 from __future__ import annotations
 
-from pathlib import Path
 from types import SimpleNamespace
 
 import duckdb

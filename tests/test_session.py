@@ -188,8 +188,8 @@ def test_people_in_every_seat_play_a_whole_game():
 class _Race:
     """Two players race to 10; each turn chance rolls 1 or 2, then the mover adds 0 or the roll."""
 
-    def __init__(self):
-        self.score, self.to_move, self.roll = [0, 0], 0, None
+    def __init__(self, game):
+        self.game, self.score, self.to_move, self.roll = game, [0, 0], 0, None
 
     def current_player(self):
         return -4 if self.is_terminal() else CHANCE if self.roll is None else self.to_move
@@ -232,7 +232,7 @@ class _Race:
         return [p for p in range(2) if self.score[p] == max(self.score)] if self.is_terminal() else []
 
     def clone(self):
-        other = _Race()
+        other = _Race(self.game)
         other.score, other.to_move, other.roll = list(self.score), self.to_move, self.roll
         return other
 
@@ -247,7 +247,7 @@ class _RaceGame:
         self.config = {"game": "race"}
 
     def new_initial_state(self):
-        return _Race()
+        return _Race(self)
 
 
 def test_any_game_of_the_interface_with_plain_words(monkeypatch):

@@ -77,7 +77,7 @@ def ended_turns(game: Game):
     """(turn, state, turn start facts) each time a turn (0 = the setup) ends, judged by the state alone:
     the count of nation turns grows, or the game ends."""
     last, start = 0, None
-    for step, state, events in game.walk():
+    for _, state, events in game.walk():
         assert all(e.kind not in ("nation_turn", "game_ended") for e in events[:-1]), \
             "a turn must end with the last event of its action"
         if state.nation_turns > last or state.is_terminal() and start is not None:

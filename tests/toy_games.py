@@ -9,10 +9,11 @@ from imperial_lab.core.plugin import GamePlugin
 
 
 class Nim:
-    """``players`` seats in turn. No ``game`` attribute: a search falls back to its defaults."""
+    """``players`` seats in turn. Its plug-in declares no capability: a search uses its defaults."""
 
-    def __init__(self, heap: int, players: int = 2, to_move: int = 0):
+    def __init__(self, heap: int, players: int = 2, to_move: int = 0, game: NimGame | None = None):
         self.heap, self.players, self.to_move, self.winner = heap, players, to_move, None
+        self.game = game if game is not None else NimGame({"heap": heap})
 
     def current_player(self):
         return TERMINAL if self.is_terminal() else self.to_move
@@ -54,7 +55,7 @@ class Nim:
         return [] if self.winner is None else [self.winner]
 
     def clone(self):
-        other = Nim(self.heap, self.players, self.to_move)
+        other = Nim(self.heap, self.players, self.to_move, self.game)
         other.winner = self.winner
         return other
 
@@ -74,10 +75,10 @@ class NimGame:
         self.config = {"game": "nim", "heap": config.get("heap", 9)}
 
     def new_initial_state(self):
-        return Nim(self.config["heap"])
+        return Nim(self.config["heap"], game=self)
 
     def state_from_json(self, doc):
-        return Nim(doc["heap"], to_move=doc.get("to_move", 0))
+        return Nim(doc["heap"], to_move=doc.get("to_move", 0), game=self)
 
 
 # Nim as a plug-in with nothing but its rules: tests register it with

@@ -9,6 +9,7 @@ Spaces are ints ``r * 8 + c`` (RULES.md §0.2).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from imperial_lab.core.errors import DataError
@@ -129,12 +130,7 @@ def load_data(path: Path | str = DATA_PATH) -> Data:
     return Data(colours, sides, castle, ring, zone, setups, castle_points, points, fixtures, seed)
 
 
-_DATA: Data | None = None
-
-
+@cache
 def data() -> Data:
     """The default data file, loaded once."""
-    global _DATA
-    if _DATA is None:
-        _DATA = load_data()
-    return _DATA
+    return load_data()

@@ -1,4 +1,4 @@
-"""Imperia's events in plain words (the kinds of ``imperial_lab.core.games.imperia.state.Event``), each with the
+"""Imperia's events in plain words (the kinds of ``imperial_lab.core.engine.Event``), each with the
 RULES.md section it follows (the event's ``rule``). No Streamlit: the explorer, the Play page and
 tests call ``explain``.
 
@@ -51,7 +51,7 @@ def _stack(position: dict | None, space: str) -> dict | None:
 def explain(event: dict, position: dict | None = None, viewer: int | None = None) -> str:
     """One event in words. ``position``: the position right after it (for the facing a tile was given
     and the tile a battle covered); without it those details are left out."""
-    kind, seat = event["kind"], event.get("seat")
+    kind, seat = event["kind"], event.get("seat", -1)
     if kind == "start_seat":
         return f"Chance draws the start player: {who(seat)} begins, the others follow clockwise."
     if kind == "board_placed":
@@ -71,8 +71,8 @@ def explain(event: dict, position: dict | None = None, viewer: int | None = None
     if kind == "order":
         return _order(event, position)
     if kind == "warlord":
-        onto = {"empty": "on the empty space", "stack": "onto an own stack", "battle": "covering an enemy tile"}
-        onto = onto[event["how"]]
+        onto = {"empty": "on the empty space", "stack": "onto an own stack",
+                "battle": "covering an enemy tile"}[event["how"]]
         stack = _stack(position, event["space"])
         if event["how"] == "battle" and stack and len(stack["tiles"]) > 1:
             below = stack["tiles"][-2]
@@ -93,9 +93,9 @@ def explain(event: dict, position: dict | None = None, viewer: int | None = None
 def _placed(event: dict, position: dict | None) -> str:
     seat, space = event["seat"], event["space"]
     stack = _stack(position, space)
-    on_top = stack is not None and stack["tiles"][-1] == tile_name(event["tile"],
+    on_top = stack is not None and position is not None and stack["tiles"][-1] == tile_name(event["tile"],
                                                                    tiles_of(position["config"]).ids)
-    facing = f" facing {stack['facings'][-1]}" if on_top else ""
+    facing = f" facing {stack['facings'][-1]}" if on_top and stack else ""
     text = f"{who(seat)} places {article(tile_kind(event['tile']))}{facing} on {space}"
     if event["how"] == "battle":
         covered = ""

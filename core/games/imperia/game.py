@@ -12,12 +12,15 @@ a + b = 4: G9), ``general_orders`` ("both_orders" or "fixed_types_2_mobilise_2_d
 
 from __future__ import annotations
 
+from imperial_lab.core.engine import game_config
 from imperial_lab.core.errors import SetupError
 from imperial_lab.core.jsonio import clip
 from imperial_lab.core.games.imperia.board import (CASTLE_MASK, D, GENERALS, RING_ORTHOGONAL, RING_TOUCHING, SPACES, TileSet,
                                       generate_sides, mask, tile_set)
 from imperial_lab.core.errors import DataError
 from imperial_lab.core.games.imperia.data import check_side
+from imperial_lab.core.games.imperia.position import state_from_document
+from imperial_lab.core.games.imperia.state import State
 
 CONFIG_KEYS = {"game", "players", "start_seat", "layout", "layout_seed", "layout_counts", "terrain_override",
                "fortress_min_distance", "castle_ring", "general_classes", "general_orders", "uncovered_tiles_score"}
@@ -31,12 +34,7 @@ class Imperia:
     name = "imperia"
 
     def __init__(self, config: dict | None = None):
-        config = dict(config or {})
-        unknown = set(config) - CONFIG_KEYS
-        if unknown:
-            raise SetupError(f"config: unknown keys {sorted(unknown)} (known: {sorted(CONFIG_KEYS)})")
-        if config.get("game", self.name) != self.name:
-            raise SetupError(f"config.game: {clip(config['game'])} is not {self.name!r}")
+        config = game_config(config, self.name, CONFIG_KEYS)
         players = config.get("players", 4)
         if type(players) is not int or players not in D.setups:
             raise SetupError(f"config.players: must be 2, 3 or 4, got {clip(players)}")
@@ -65,16 +63,14 @@ class Imperia:
         self.config = {**config, "game": self.name, "players": players, "layout": layout}
 
     def new_initial_state(self):
-        from imperial_lab.core.games.imperia.state import State
-
         state = State(self)
         state.begin()
         return state
 
-    def state_from_json(self, doc: dict):
-        """The state of a position document (``State.to_json``); NotationError if malformed."""
-        from imperial_lab.core.games.imperia.position import state_from_document
-        return state_from_document(self, doc)
+    def state_from_json(self, doc: dict, check: bool = True):
+        """The state of a position document (``State.to_json``); NotationError if malformed or,
+        with ``check``, if it breaks an invariant (``check=False``: scenarios leaving tiles out)."""
+        return state_from_document(State(self), doc, check)
 
     # ----- search hooks (docs/interface.md, "Search hooks") -----
 

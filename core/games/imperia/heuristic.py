@@ -37,7 +37,7 @@ class ImperiaHeuristicBot:
         self.rng = random.Random(seed)
 
     @classmethod
-    def from_params(cls, params: dict, seed: int | None = None) -> "ImperiaHeuristicBot":
+    def from_params(cls, params: dict, seed: int | None = None) -> ImperiaHeuristicBot:
         return cls(seed)
 
     def decide(self, state, legal_actions):

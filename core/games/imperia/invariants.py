@@ -11,7 +11,7 @@ hands refilled to three while the pile lasts.
 from __future__ import annotations
 
 from imperial_lab.core.games.imperia.board import FORTRESS_ZONE_MASK, NTYPES, SPACES, WARLORD_INDEX, cheb, space_name
-from imperial_lab.core.games.imperia.state import P_DRAW, P_FORTRESS, P_ORDER, P_RECRUIT, P_TURN, P_OVER
+from imperial_lab.core.games.imperia.pending import P_DRAW, P_FORTRESS, P_ORDER, P_RECRUIT, P_TURN, P_OVER
 
 
 def violations(st) -> list[str]:

@@ -1,5 +1,5 @@
-"""Imperia's position document (``State.to_json``), its reader, the observation of a player
-(RULES.md §7.2) and a builder of play positions for scenarios and fixtures.
+"""Imperia's position document (``State.to_json``), its reader and the observation of a player
+(RULES.md §7.2); the builder of play positions for scenarios and fixtures is ``builders.build``.
 
 The document (docs/imperia.md, "Position document") holds every field of the state, so
 ``game.state_from_json(state.to_json())`` rebuilds it exactly; the reader checks the structure
@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from imperial_lab.core.errors import NotationError
 from imperial_lab.core.jsonio import clip
-from imperial_lab.core.games.imperia.board import (DIRECTIONS, FACINGS, NTYPES, QUADRANTS, SIDES, SPACES, TYPE_CLASS, TYPE_INDEX,
-                                      TYPE_NAMES, rc)
+from imperial_lab.core.games.imperia.board import DIRECTIONS, QUADRANTS, SIDES, SPACES, TYPE_NAMES, rc
 from imperial_lab.core.games.imperia.data import data
-from imperial_lab.core.games.imperia.state import PHASES, State
+from imperial_lab.core.games.imperia.pending import PHASES
 
 FORMAT = 1
 COLOURS = data().colours
@@ -33,7 +32,7 @@ def _counts(counts: tuple) -> dict:
     return {TYPE_NAMES[t]: c for t, c in enumerate(counts) if c}
 
 
-def state_to_document(st: State) -> dict:
+def state_to_document(st) -> dict:
     stacks = []
     for s in range(SPACES):
         if st.stacks[s]:
@@ -57,7 +56,7 @@ def state_to_document(st: State) -> dict:
     }
 
 
-def observation(st: State, player: int | None) -> dict:
+def observation(st, player: int | None) -> dict:
     """The public document plus ``player``'s own hand (§7.2). For every seat: hand and pile sizes;
     for the others the public multiset hand ∪ pile (``unseen``), never the split."""
     doc = state_to_document(st)
@@ -113,9 +112,10 @@ def _tile(text, n: int, ids: tuple, where: str) -> int:
     return 16 * COLOURS.index(colour) + ids.index(tid)
 
 
-def state_from_document(game, doc, check: bool = True) -> State:
-    """The state of ``doc``; NotationError naming the field when it is malformed or (``check``)
-    breaks an invariant of the rules."""
+def state_from_document(st, doc, check: bool = True):
+    """``st`` (a blank ``State`` of the game) set to the position of ``doc``; NotationError naming
+    the field when it is malformed or (``check``) breaks an invariant of the rules."""
+    game = st.game
     if not isinstance(doc, dict):
         raise NotationError(f"position: must be an object, got {clip(doc)}")
     if doc.get("game") != "imperia" or doc.get("format") != FORMAT:
@@ -123,7 +123,6 @@ def state_from_document(game, doc, check: bool = True) -> State:
     if _get(doc, "config") != game.config:
         _bad("config", "the position was made for another configuration than this game's")
     n = game.num_players
-    st = State(game)
     phase = _get(doc, "phase")
     if phase not in PHASES:
         _bad("phase", f"one of {', '.join(PHASES)}, got {clip(phase)}")
@@ -183,7 +182,7 @@ def state_from_document(game, doc, check: bool = True) -> State:
     return st
 
 
-def _read_stacks(st: State, stacks, n: int) -> None:
+def _read_stacks(st, stacks, n: int) -> None:
     if not isinstance(stacks, list) or len(stacks) > SPACES:
         _bad("stacks", "a list of {space, tiles, facings}")
     seen = set()
@@ -205,90 +204,3 @@ def _read_stacks(st: State, stacks, n: int) -> None:
                 _bad(f"{where}.facings[{i}]", f"a direction {'/'.join(DIRECTIONS)} or null, got {clip(f)}")
             st.facing[tile] = DIRECTIONS.index(f)
         st.stacks[s] = ids
-
-
-# ----- building play positions (scenarios, fixtures) -----
-
-LETTERS = {"R": 0, "Y": 1, "B": 2, "O": 3}
-BASE_FORTRESSES = {"R": (1, 2), "Y": (1, 6), "B": (6, 5), "O": (5, 1)}  # RULES.md §12 base position
-
-
-def _seat(who) -> int:
-    return LETTERS[who] if isinstance(who, str) else who
-
-
-def build(players: int = 4, fortresses: dict | None = None, stacks: dict | None = None, cubes: dict | None = None,
-          hands: dict | None = None, piles: dict | None = None, to_move="R", terrain: list | None = None,
-          phase: str = "turn", options: dict | None = None, check: bool = True) -> State:
-    """A position of the play phase, written compactly (the notation of RULES.md §12):
-
-    * ``fortresses`` {seat: (r, c)} (seats as 0..3 or R/Y/B/O; default the §12 base position);
-    * ``stacks`` {(r, c): ["Y-inf/o", "R-cav/o>E", "B-war"]} bottom→top, ``>F`` a facing;
-    * ``cubes`` {seat: (r, c)}: each player's front;
-    * ``hands`` {seat: ["inf/o", ...]}: default the first three types left, in type order;
-    * ``piles`` {seat: {"inf/o": 2}}: default every tile not on the board nor in the hand;
-    * ``terrain``: 8 strings F/M/V/C (default all fields around the castle);
-    * ``options``: more config keys of the game (``general_orders``, ``uncovered_tiles_score``, …);
-      tokens then name the types of its tile set (``R-gen/o-mob``).
-
-    A warlord on the board marks its owner finished. ``check=False`` skips the invariants, for
-    scenarios that leave tiles unaccounted for (RULES.md IM-11).
-    """
-    from imperial_lab.core.games.imperia.game import Imperia
-
-    rows = terrain or ["FFFFFFFF"] * 3 + ["FFFCCFFF"] * 2 + ["FFFFFFFF"] * 3
-    game = Imperia({"game": "imperia", "players": players, "start_seat": 0, "terrain_override": rows,
-                    **(options or {})})
-    tileset = game.tiles
-    fortresses = fortresses if fortresses is not None else {k: v for k, v in BASE_FORTRESSES.items()
-                                                          if LETTERS[k] < players}
-    on_board = [[0] * NTYPES for _ in range(players)]
-    stack_docs, warlords = [], {}
-    for (r, c), tokens in (stacks or {}).items():
-        tiles, facings = [], []
-        for token in tokens:
-            owner, _, rest = token.partition("-")
-            p = LETTERS[owner]
-            body, _, facing = rest.partition(">")
-            if body == "war":
-                tiles.append(f"{COLOURS[p]}:W")
-                warlords[p] = [r, c]
-            else:
-                t = TYPE_INDEX[body]
-                tiles.append(tile_name(16 * p + tileset.type_ids[t][on_board[p][t]], tileset.ids))
-                on_board[p][t] += 1
-                facing = facing or DIRECTIONS[FACINGS[TYPE_CLASS[t]][0]]
-            facings.append(facing or None)
-        stack_docs.append({"space": [r, c], "tiles": tiles, "facings": facings})
-    hands = {_seat(k): v for k, v in (hands or {}).items()}
-    piles = {_seat(k): v for k, v in (piles or {}).items()}
-    cubes = {_seat(k): v for k, v in (cubes or {}).items()}
-    player_docs = []
-    for p in range(players):
-        left = [tileset.total[t] - on_board[p][t] for t in range(NTYPES)]
-        if p in hands:
-            hand = [0] * NTYPES
-            for name in hands[p]:
-                hand[TYPE_INDEX[name]] += 1
-        else:
-            hand, budget = [0] * NTYPES, 3
-            for t in range(NTYPES):
-                take = min(left[t], budget)
-                hand[t], budget = take, budget - take
-        pile = [0] * NTYPES
-        if p in piles:
-            for name, count in piles[p].items():
-                pile[TYPE_INDEX[name]] = count
-        else:
-            pile = [left[t] - hand[t] for t in range(NTYPES)]
-        player_docs.append({"seat": p, "colour": COLOURS[p], "hand": _counts(tuple(hand)), "pile": _counts(tuple(pile)),
-                            "cube": list(cubes[p]) if p in cubes else None, "warlord": warlords.get(p),
-                            "status": "finished" if p in warlords else "playing", "campaigns": 0, "redraws": 0,
-                            "battles": 0})
-    doc = {"game": "imperia", "format": FORMAT, "config": game.config, "phase": phase,
-           "to_move": -1 if phase == "over" else _seat(to_move), "start_seat": 0, "step": 0, "ply": 0,
-           "boards": [], "terrain": rows,
-           "fortresses": [list(fortresses[k]) if k in fortresses else None
-                          for k in [next((x for x in fortresses if _seat(x) == p), None) for p in range(players)]],
-           "stacks": stack_docs, "players": player_docs, "general": None}
-    return state_from_document(game, doc, check)

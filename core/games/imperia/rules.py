@@ -142,7 +142,7 @@ def legal_turn(state, p: int) -> list[tuple]:
     w_next = nv and can_enter(state, p, WARLORD_RANK, n)
     if not types:  # only the warlord is left
         return [(WARLORD, n)] if w_next else [(WARLORD, front)]
-    out = []
+    out: list[tuple] = []
     if nv:
         for t in types:
             if can_enter(state, p, TYPE_RANK[t], n):
@@ -202,7 +202,7 @@ def _direct_orders(state, p: int, own: list[int]) -> list[tuple]:
     """Direct troops (§6.6): swaps of two own soldiers, then swaps with an enemy soldier (rank, level,
     protection)."""
     stacks, facings = state.stacks, state.game.tiles.facings
-    out = []
+    out: list[tuple] = []
     for i, a in enumerate(own):
         for b in own[i + 1:]:
             out += [(SWAP_OWN, a, b, b, f) for f in facings[stacks[a][-1] & 15]]

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 from imperial_lab.core.errors import DataError
 from imperial_lab.core.files import data_path
@@ -44,7 +43,8 @@ def sections() -> dict[str, Section]:
     """Every section by its reference, in the file's order; DataError for a file that cannot be read."""
     text = read_text(RULES_FILE, DataError, 256 * 2**10)
     found: dict[str, Section] = {}
-    current, body = None, []
+    current: tuple[str, str, int] | None = None
+    body: list[str] = []
 
     def close():
         if current is not None:

@@ -14,64 +14,53 @@ Fields (one entry per seat where it is a list of n):
   ``general`` (the space of a general waiting to give its order, -1), and the counters
   ``campaigns``, ``redraws``, ``battles`` (analytics, §10).
 
-Events are built only while ``recording`` is true. The rules of play are in ``rules.py``, the
-score in ``scoring.py``, the position document in ``position.py``.
+Events (``imperial_lab.core.engine.Event``) are built only while ``recording`` is true; their kinds:
+start_seat, board_placed, fortress_placed, drawn, redraw, placed (how: continue|stack|battle|campaign),
+order, warlord, retired, game_ended. The legal-action cache, the checked and unchecked apply and
+``clone`` are the shared ``imperial_lab.core.engine.BaseState``'s. The rules of play are in
+``rules.py``, the score in ``scoring.py``, the position document in ``position.py``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
 
+from imperial_lab.core.engine import BaseState
 from imperial_lab.core.errors import IllegalActionError
 from imperial_lab.core.interface import CHANCE, TERMINAL, seat_name
 from imperial_lab.core.jsonio import clip
-from imperial_lab.core.games.imperia import rules
+from imperial_lab.core.games.imperia import position, rules
 from imperial_lab.core.games.imperia.actions import (BOARD, CHANCE_TYPES, DRAW, FORTRESS, MOBILISE, PLACE, RANDOM_BOARD, RETIRE,
                                         START, SWAP_ENEMY, SWAP_OWN, WARLORD, action_text, parse_action)
 from imperial_lab.core.games.imperia.board import (CASTLE, FORTRESS_ZONE_MASK, GENERAL, GENERAL_TYPES, NTYPES, ORIGINS,
                                       QUADRANTS, SPACES, TARGET, TYPE_KIND, WARLORD_INDEX, cheb, rotate, space_name)
+from imperial_lab.core.games.imperia.pending import (CHANCE_PHASES, P_BOARD, P_DRAW, P_FORTRESS, P_ORDER, P_OVER,
+                                                     P_RANDOM_BOARD, P_RECRUIT, P_START, P_TURN, PHASES)
+from imperial_lab.core.games.imperia.scoring import tallies, winners_of
 
-P_START, P_RANDOM_BOARD, P_BOARD, P_FORTRESS, P_RECRUIT, P_TURN, P_ORDER, P_DRAW, P_OVER = range(9)
-PHASES = ("start", "random_board", "board", "fortress", "recruit", "turn", "order", "draw", "over")
-CHANCE_PHASES = (P_START, P_RANDOM_BOARD, P_RECRUIT, P_DRAW)
 HAND_SIZE = 3
 RANDOM_QUADRANT = QUADRANTS.index("SE")  # the 3-player chance board (G26)
 
 
-@dataclass(slots=True)
-class Event:
-    """One thing that happened; ``rule`` is the RULES.md section. Kinds: start_seat, board_placed,
-    fortress_placed, drawn, redraw, placed (how: continue|stack|battle|campaign), order, warlord,
-    retired, game_ended."""
-
-    kind: str
-    rule: str
-    data: dict = field(default_factory=dict)
-
-    def to_json(self) -> dict:
-        return {"kind": self.kind, "rule": self.rule, **self.data}
-
-
-_LISTS = ("stacks", "facing", "fortress", "cube", "warlord", "status", "hand", "pile", "campaigns", "redraws",
-          "battles")
-_SCALARS = ("game", "n", "phase", "current", "step", "start", "ply", "terrain", "boards", "blocked", "general",
-            "recording")
-
-
-class State:
+class State(BaseState):
     """One position of a game of Imperia. Use ``Imperia.new_initial_state`` to make one."""
 
-    __slots__ = _LISTS + _SCALARS + ("events", "cache", "_legal", "_legal_set")
+    # ``cache`` (rules.py's memo of one position) is shared by a copy and replaced by every action
+    SHARED = ("n", "phase", "current", "step", "start", "ply", "terrain", "boards", "blocked", "general", "cache")
+    LISTS = ("stacks", "facing", "fortress", "cube", "warlord", "status", "hand", "pile", "campaigns", "redraws",
+             "battles")
+    __slots__ = SHARED + LISTS
 
     def __init__(self, game):
+        super().__init__(game)
         n = game.num_players
-        self.game, self.n = game, n
+        self.n = n
         self.phase, self.current, self.step, self.start, self.ply = P_START, -1, 0, -1, 0
         self.terrain = "." * SPACES
         self.boards = ()
         self.blocked = game.covered
         self.general = -1
-        self.recording = True
+        self.cache = {}
         self.stacks = [()] * SPACES
         self.facing = [-1] * (16 * n)
         self.fortress, self.cube, self.warlord = [-1] * n, [-1] * n, [-1] * n
@@ -79,7 +68,6 @@ class State:
         self.hand = [(0,) * NTYPES] * n
         self.pile = [game.tiles.total] * n
         self.campaigns, self.redraws, self.battles = [0] * n, [0] * n, [0] * n
-        self.events, self.cache, self._legal, self._legal_set = [], {}, None, None
 
     def begin(self) -> None:
         """Set up from the game's config: the start seat if fixed, then the boards (§3)."""
@@ -99,12 +87,8 @@ class State:
     def is_chance_node(self) -> bool:
         return self.phase in CHANCE_PHASES
 
-    def legal_actions(self) -> list:
-        """The legal actions (chance outcomes at a chance node) in a stable order; empty at the
-        end. The list is cached and shared with clones: treat it as read-only."""
-        if self._legal is None:
-            self._legal = _GENERATORS[self.phase](self)
-        return self._legal
+    def _legal_actions(self) -> list:
+        return _GENERATORS[self.phase](self)
 
     def chance_outcomes(self) -> list[tuple[tuple, float]]:
         """(action, probability) at a chance node (§7.3): start seat and 3-player board uniform,
@@ -118,29 +102,10 @@ class State:
         acts = self.legal_actions()
         return [(a, 1.0 / len(acts)) for a in acts]
 
-    def is_legal(self, action) -> bool:
-        if self._legal_set is None:
-            self._legal_set = set(self.legal_actions())
-        try:
-            return action in self._legal_set
-        except TypeError:  # unhashable: certainly not one of ours
-            return False
-
-    def apply_action(self, action) -> list[Event]:
-        """Apply a legal action and return its events; raises IllegalActionError (naming the
-        RULES.md section) and leaves the state unchanged when ``action`` is not legal here."""
-        if not self.is_legal(action):
-            raise IllegalActionError(*self.explain_illegal(action))
-        return self.apply_legal(action)
-
-    def apply_legal(self, action) -> list[Event]:
-        """``apply_action`` without the check, for an action taken from ``legal_actions()``."""
-        self._legal = self._legal_set = None
-        self.events = []
+    def _apply_action(self, action) -> None:
         self.cache = {}
         self.ply += 1
         _APPLIERS[action[0]](self, action)
-        return self.events
 
     def action_to_string(self, action) -> str:
         return action_text(action)
@@ -150,45 +115,21 @@ class State:
 
     def returns(self) -> list[float]:
         """Each player's total (§9): final at the end, provisional (the board as it stands) before."""
-        from imperial_lab.core.games.imperia.scoring import tallies
         return [float(t.total) for t in tallies(self)]
 
     def winners(self) -> list[int]:
-        from imperial_lab.core.games.imperia.scoring import tallies, winners_of
         return winners_of(tallies(self))
 
-    def clone(self) -> "State":
-        """An independent copy (lists copied, tuples and scalars shared, no events)."""
-        other = State.__new__(State)
-        for name in _SCALARS:
-            setattr(other, name, getattr(self, name))
-        for name in _LISTS:
-            setattr(other, name, getattr(self, name)[:])
-        other.events, other.cache = [], self.cache
-        other._legal, other._legal_set = self._legal, self._legal_set
-        return other
-
     def to_json(self) -> dict:
-        from imperial_lab.core.games.imperia.position import state_to_document
-        return state_to_document(self)
+        return position.state_to_document(self)
 
     def observation(self, player: int | None) -> dict:
         """What ``player`` may see (§7.2): the public position and its own hand; other hands and
         every pile only as sizes and the public multiset hand ∪ pile. ``None``: an observer."""
-        from imperial_lab.core.games.imperia.position import observation
-        return observation(self, player)
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, State) and self.to_json() == other.to_json()
-
-    __hash__ = None
+        return position.observation(self, player)
 
     def decision_name(self) -> str:
         return PHASES[self.phase]
-
-    def emit(self, kind: str, rule: str, **data) -> None:
-        if self.recording:
-            self.events.append(Event(kind, rule, data))
 
     # ----- legality -----
 
@@ -300,7 +241,7 @@ def _legal_order(st: State) -> list:
     return rules.legal_orders(st, st.current, st.general)
 
 
-_GENERATORS = (_legal_start, _legal_random_board, _legal_board, _legal_fortress, _legal_draw, _legal_turn,
+_GENERATORS: tuple[Callable[[State], list], ...] = (_legal_start, _legal_random_board, _legal_board, _legal_fortress, _legal_draw, _legal_turn,
                _legal_order, _legal_draw, lambda st: [])
 
 
@@ -404,7 +345,6 @@ def _next_turn(st: State, p: int) -> None:
             return
     st.phase, st.current = P_OVER, -1
     if st.recording:
-        from imperial_lab.core.games.imperia.scoring import tallies, winners_of
         tally = tallies(st)
         st.emit("game_ended", "§9", totals=[t.total for t in tally], winners=winners_of(tally))
 
@@ -465,11 +405,11 @@ def _end_order(st: State, p: int) -> None:
     _after_placement(st, p)
 
 
-_APPLIERS = {START: _apply_start, RANDOM_BOARD: _apply_random_board, BOARD: _apply_board,
-             FORTRESS: _apply_fortress, DRAW: _apply_draw, PLACE: _apply_place, WARLORD: _apply_warlord,
-             MOBILISE: _apply_mobilise, SWAP_OWN: _apply_swap_own, SWAP_ENEMY: _apply_swap_enemy,
-             RETIRE: _apply_retire}
-_APPLIERS = tuple(_APPLIERS[k] for k in range(len(_APPLIERS)))
+_APPLIER_OF = {START: _apply_start, RANDOM_BOARD: _apply_random_board, BOARD: _apply_board,
+               FORTRESS: _apply_fortress, DRAW: _apply_draw, PLACE: _apply_place, WARLORD: _apply_warlord,
+               MOBILISE: _apply_mobilise, SWAP_OWN: _apply_swap_own, SWAP_ENEMY: _apply_swap_enemy,
+               RETIRE: _apply_retire}
+_APPLIERS = tuple(_APPLIER_OF[k] for k in range(len(_APPLIER_OF)))
 
 
 # ----- explanations -----

@@ -15,13 +15,13 @@ Spaces are ints ``row * 8 + col`` (0 = 0,0 in the north-west, 63 = 7,7), as in t
 from __future__ import annotations
 
 
-from imperial_lab.core.games.imperia.actions import (BOARD, DRAW, FORTRESS, MOBILISE, PLACE, RANDOM_BOARD, RETIRE, START,
-                                        SWAP_ENEMY, SWAP_OWN, WARLORD, action_text)
+from imperial_lab.core.games.imperia.actions import (BOARD, DRAW, FORTRESS, MOBILISE, PLACE, RANDOM_BOARD, RETIRE,
+                                                     SWAP_ENEMY, SWAP_OWN, WARLORD, action_text)
 from imperial_lab.core.games.imperia.board import (CASTLE_MASK, DIRECTIONS, GENERAL_TYPES, INDEX_KIND, INDEX_RANK, KIND_NAMES,
                                       QUADRANTS, ROTATIONS, SIDES, SPACES, TYPE_CLASS, TYPE_KIND)
 from imperial_lab.core.games.imperia.rules import components
 from imperial_lab.core.games.imperia.scoring import space_points, tallies
-from imperial_lab.core.games.imperia.state import P_TURN, PHASES
+from imperial_lab.core.games.imperia.pending import P_TURN, PHASES
 from imperial_lab.core.interface import CHANCE
 from imperial_lab.core.tables import Recorder
 
@@ -309,7 +309,7 @@ class GameRecorder(Recorder):
 
     def _game_row(self, status: str, figures: tuple, error: str | None) -> None:
         st = self.state
-        config = st.game.config if st is not None else {}
+        config: dict = st.game.config if st is not None else {}
         layout = config.get("layout", "default")
         boards = tuple(f"{b + 1}{SIDES[side]} {QUADRANTS[q]} r{ROTATIONS[r]}" for b, side, q, r in st.boards) \
             if st is not None else ()

@@ -24,6 +24,8 @@ with ``parse_action``; the grammar is documented in docs/formats.md ("Action not
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from imperial_lab.core.errors import NotationError
 from imperial_lab.core.games.imperial2030.data import NATIONS, SPACES, Board
 from imperial_lab.core.jsonio import clip
@@ -103,7 +105,7 @@ class _Words:
     def __init__(self, board: Board, text: str):
         self.board, self.text, self.words, self.i = board, text, text.split(), 0
 
-    def fail(self, why: str):
+    def fail(self, why: str) -> NoReturn:
         raise NotationError(f"cannot parse action {clip(self.text)}: {why}")
 
     def peek(self) -> str | None:

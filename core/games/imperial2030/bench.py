@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from typing import Any
 
 from imperial_lab.core.bots import make_bot
 from imperial_lab.core.play import play_game
@@ -71,7 +72,7 @@ def run_bench(repeats: int = 5, games: int = 20, seed: int = 1, players: int = 4
                      "decisions_per_s": decisions / secs, "nation_turns_per_game": turns / games})
         if progress is not None:
             progress(r + 1, repeats, rows[-1])
-    result = {"players": players, "games_per_repeat": games, "repeats": repeats}
+    result: dict[str, Any] = {"players": players, "games_per_repeat": games, "repeats": repeats}
     for key in rows[0]:
         values = [row[key] for row in rows]
         result[key] = {"median": statistics.median(values), "min": min(values), "max": max(values)}

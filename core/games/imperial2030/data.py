@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from imperial_lab.core.errors import DataError
@@ -144,8 +144,8 @@ def build_board(board: dict, tables: dict, board_file: str = "board.json", table
     ids: list[str] = []
     for i, r in enumerate(regions):
         where = f"{board_file}: regions[{i}]"
-        for field in ("id", "name", "kind", "lat", "lon"):
-            _need(r, field, where)
+        for key in ("id", "name", "kind", "lat", "lon"):
+            _need(r, key, where)
         if r["kind"] not in KINDS:
             raise DataError(f"{where} ({r['id']}): unknown kind {r['kind']!r}")
         if r["id"] in ids:
@@ -165,8 +165,8 @@ def build_board(board: dict, tables: dict, board_file: str = "board.json", table
         where = f"{board_file}: regions[{i}] ({r['id']})"
         if kind[i] != HOME:
             continue
-        for field in ("nation", "factory_slot", "shipyard_sea", "starting_factory"):
-            _need(r, field, where)
+        for key in ("nation", "factory_slot", "shipyard_sea", "starting_factory"):
+            _need(r, key, where)
         if r["nation"] not in NATIONS:
             raise DataError(f"{where}: unknown nation {r['nation']!r}")
         home_nation[i] = NATIONS.index(r["nation"])
@@ -283,7 +283,7 @@ def build_board(board: dict, tables: dict, board_file: str = "board.json", table
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_board(directory: str | None = None) -> Board:
     """The board from ``data/imperial2030`` (or another folder holding board.json and tables.json)."""
     folder = Path(directory) if directory else DATA_DIR

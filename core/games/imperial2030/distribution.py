@@ -41,7 +41,7 @@ def validate_distribution(doc, nplayers: int, bond_cost) -> dict:
     if len(doc["players"]) != nplayers:
         raise SetupError(f"distribution: {len(doc['players'])} players listed for a {nplayers}-player game")
     seen: dict[tuple[int, int], int] = {}
-    players = []
+    players: list[dict] = []
     for p, seat in enumerate(doc["players"]):
         where = f"distribution: players[{p}]"
         if not isinstance(seat, dict):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from imperial_lab.core.engine import game_config
 from imperial_lab.core.errors import SetupError
 from imperial_lab.core.games.imperial2030 import search
 from imperial_lab.core.games.imperial2030.data import NATIONS, load_board
@@ -23,10 +24,7 @@ class Imperial2030:
     name = "imperial2030"
 
     def __init__(self, config: dict | None = None):
-        config = dict(config or {})
-        unknown = set(config) - CONFIG_KEYS
-        if unknown:
-            raise SetupError(f"config: unknown keys {sorted(unknown)} (known: {sorted(CONFIG_KEYS)})")
+        config = game_config(config, self.name, CONFIG_KEYS)
         self.board = load_board()
         self.setup = config.get("setup", "standard")
         if self.setup not in SETUPS:

@@ -157,7 +157,8 @@ class _Tables:
         """Regions at most ``depth`` steps (land borders and seas) from ``sources``."""
         seen, frontier = set(sources), list(sources)
         for _ in range(depth):
-            frontier = [y for x in frontier for y in self.army_graph[x] if y not in seen and not seen.add(y)]
+            frontier = [y for x in frontier for y in self.army_graph[x]
+                        if y not in seen and not seen.add(y)]  # type: ignore[func-returns-value]
         return sorted(seen)
 
     def distances(self, targets: int, fleets: bool, board) -> list[int]:
@@ -294,7 +295,7 @@ class HeuristicBot:
         self.temperature = temperature
 
     @classmethod
-    def from_params(cls, params: dict, seed: int | None = None) -> "HeuristicBot":
+    def from_params(cls, params: dict, seed: int | None = None) -> HeuristicBot:
         """A bot with ``temperature`` and the weights (names of ``Weights``) of ``params``, the
         defaults for the rest."""
         weights = {key: value for key, value in params.items() if key != "temperature"}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from imperial_lab.core.games.imperial2030.actions import BUY, PASS, UPGRADE
 from imperial_lab.core.games.imperial2030.data import NATIONS
 from imperial_lab.core.games.imperial2030.events import BANK, player_ref
+from imperial_lab.core.games.imperial2030.fields import Fields
 from imperial_lab.core.games.imperial2030.pending import P_INVEST
 from imperial_lab.core.interface import seat_name
 
@@ -20,7 +21,7 @@ def bond_index(nation: int, number: int) -> int:
     return nation * 9 + number - 1
 
 
-class InvestorRules:
+class InvestorRules(Fields):
     __slots__ = ()
 
     def credit(self, p: int, n: int) -> int:

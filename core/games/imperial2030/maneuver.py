@@ -9,10 +9,13 @@ in ``convoyed``. Refused canal crossings are kept in ``denied`` and not offered 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from imperial_lab.core.games.imperial2030.actions import (ARMY, ARMY_UNIT, BATTLE, CANAL, DECLINE, DEMAND, DESTROY, END, FIGHT,
                                        FLAG, FLEET, FLEET_UNIT, FRIENDLY, HOSTILE, NO_STANCE, STANCE_NAMES,
                                        UNIT_NAMES)
 from imperial_lab.core.games.imperial2030.data import HOME, NATIONS, SEA, bits
+from imperial_lab.core.games.imperial2030.fields import Fields
 from imperial_lab.core.games.imperial2030.pending import P_CANAL, P_DEMAND, P_FIGHT, P_FLAG, P_MANEUVER
 
 # Memos of army moves on the board (see army_moves) are emptied when they grow past this many
@@ -25,7 +28,7 @@ ONLY_FRIENDLY = (FRIENDLY,)
 NO_STANCES = (NO_STANCE,)
 
 
-class ManeuverRules:
+class ManeuverRules(Fields):
     __slots__ = ()
 
     def begin_maneuver(self) -> None:
@@ -90,7 +93,7 @@ class ManeuverRules:
         acts.append((END,))
         return acts
 
-    def fleet_moves(self, ready: list[int]) -> list:
+    def fleet_moves(self, ready: Sequence[int]) -> list:
         """§7.4.1: each fleet that has not moved, to an adjacent sea (from a harbour: its one sea)."""
         b = self.board
         out = []
@@ -98,7 +101,7 @@ class ManeuverRules:
             out += [(FLEET, r, t) for t in (b.sea_adj[r] if b.kind[r] == SEA else (b.shipyard_sea[r],))]
         return [a for a in out if a not in self.denied] if self.denied else out
 
-    def fleet_battles(self, ready: list[int]) -> list:
+    def fleet_battles(self, ready: Sequence[int]) -> list:
         """§7.4.4 step 4, phase 1: a fleet that has not moved against a foreign unit beside it."""
         b, n = self.board, self.nation
         R = b.nregions
@@ -125,7 +128,7 @@ class ManeuverRules:
             out.append((x, FLEET_UNIT, NO_STANCE))
         return out
 
-    def army_battles(self, ready: list[int]) -> list:
+    def army_battles(self, ready: Sequence[int]) -> list:
         """§7.4.4 step 4, phase 2: an army that has not moved against a foreign unit beside it."""
         out = []
         for r in ready:
@@ -153,7 +156,7 @@ class ManeuverRules:
             out += [(DESTROY, r, h) for h in range(max(0, 3 - friendly), min(3, hostile) + 1)]
         return out
 
-    def army_moves(self, ready: list[int]) -> list:
+    def army_moves(self, ready: Sequence[int]) -> list:
         """Every army move of the nation's armies that have not moved, from per-origin memos.
 
         An origin's moves depend only on what the key holds: the destinations on the occupation of
@@ -175,10 +178,11 @@ class ManeuverRules:
             origins = cache[key] = {}
         rails: dict[int, list[int]] = {}
         base, abroad = n * b.nregions, b.foreign_home_mask[n]
-        out = []
+        out: list[tuple] = []
         for r in ready:
             # the stances of army_groups(n, r, unmoved=True), without building the groups
-            stances, frees = NO_STANCES, False
+            stances: tuple[int, ...] = NO_STANCES
+            frees = False
             if abroad >> r & 1:
                 total = self.armies[base + r] - self.moved_a.get(r, 0)
                 hostile = self.hostile[base + r] - self.moved_h.get(r, 0)

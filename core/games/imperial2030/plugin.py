@@ -1,7 +1,8 @@
 """Imperial 2030's entry in the registry of games (core/registry.py)."""
 
 from imperial_lab.core.games.imperial2030.game import Imperial2030
-from imperial_lab.core.plugin import GamePlugin
+from imperial_lab.core.games.imperial2030.state import State
+from imperial_lab.core.plugin import Capability, GamePlugin
 
 _HERE = "imperial_lab.core.games.imperial2030"
 
@@ -10,6 +11,10 @@ PLUGIN = GamePlugin(
     title="Imperial 2030",
     game=Imperial2030,
     players=(2, 6),
+    state=State,
+    capabilities=frozenset({Capability.APPLY_LEGAL, Capability.RECORDING, Capability.EVALUATE,
+                            Capability.PLAYOUT_POLICY, Capability.RESAMPLE}),  # nothing hidden once dealt
+    lessons=True,
     default_setup="standard",
     bots={"heuristic": f"{_HERE}.heuristic:HeuristicBot"},
     setups=f"{_HERE}.setups",

@@ -48,6 +48,7 @@ def state_to_document(s) -> dict:
             if s.armies[i]:
                 moved_a = s.moved_a.get(r, 0) if active else 0
                 moved_h = s.moved_h.get(r, 0) if active else 0
+                groups: tuple[tuple[int, int, int], ...]
                 if s.foreign_home(n, r):
                     groups = ((HOSTILE, s.hostile[i], moved_h), (FRIENDLY, s.armies[i] - s.hostile[i], moved_a - moved_h))
                 else:

@@ -142,7 +142,7 @@ def top_sections() -> list[Section]:
     return [s for s in sections().values() if s.level == 1]
 
 
-def _inside(ref: str, outer: str) -> bool:
+def _inside(ref: str | None, outer: str | None) -> bool:
     while ref is not None:
         ref = parent(ref)
         if ref == outer:
@@ -189,7 +189,7 @@ def parse_file(path) -> list[Section]:
         ref_title = _HEADING_REF.match(text)
         if ref_title is None:
             raise DataError(f"{path}:{number}: a heading must start with its reference, like '## §7.4 Maneuver'")
-        ref, title = normalize(ref_title.group(1)), ref_title.group(2)
+        ref, title = normalize(ref_title.group(1)) or "", ref_title.group(2)  # the pattern matches references only
         if not found:
             if level != 1 or parent(ref) is not None:
                 raise DataError(f"{path}:{number}: the file must start with a top-level heading '# §N Title'")

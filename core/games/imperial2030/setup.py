@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import permutations
 
 from imperial_lab.core.errors import SetupError
 from imperial_lab.core.games.imperial2030.actions import BUY, DEAL, PASS
 from imperial_lab.core.games.imperial2030.data import NATIONS
 from imperial_lab.core.games.imperial2030.events import BANK, player_ref
+from imperial_lab.core.games.imperial2030.fields import Fields
 from imperial_lab.core.games.imperial2030.investor import bond_index
 from imperial_lab.core.games.imperial2030.pending import CHANCE, P_DEAL, P_VARIANT
 
@@ -25,13 +26,13 @@ def card_groups(board, nplayers: int) -> dict[int, tuple[int, ...]]:
     return {NATIONS.index(k): tuple(NATIONS.index(x) for x in v) for k, v in groups.items()}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _deals(cards: tuple[int, ...], nplayers: int) -> tuple:
     """Every deal of ``cards`` to the seats, in a stable order (360 for 4 players: built once)."""
     return tuple((DEAL, p) for p in permutations(cards, nplayers))
 
 
-class SetupRules:
+class SetupRules(Fields):
     __slots__ = ()
 
     # ----- §4.2 standard deal -----

@@ -45,7 +45,7 @@ def setup_files(folder: Path | None = None) -> dict[str, Path]:
 
 def list_setups(folder: Path | None = None) -> list[dict]:
     """Every named setup: ``name``, ``players`` (None: any count 2..6) and ``description``."""
-    rows = [{"name": name, "players": None, "description": text} for name, text in PRESETS.items()]
+    rows: list[dict] = [{"name": name, "players": None, "description": text} for name, text in PRESETS.items()]
     for name, path in setup_files(folder).items():
         doc = read_setup_file(path)
         rows.append({"name": name, "players": len(doc["players"]), "description": doc["description"]})

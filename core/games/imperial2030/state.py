@@ -1,17 +1,13 @@
 """The state of a game of Imperial 2030: plain ints and flat lists, cheap to clone.
 
-Units are counts in flat lists indexed ``nation * R + region`` (R = number of regions):
-``armies`` (all armies), ``hostile`` (the upright ones among them, only ever in another nation's
-home province), ``fleets`` (a fleet on a land region lies in that harbour). Everything a rule
-reads is kept up to date incrementally (``occ``: hostile armies per region, unit and flag totals,
-bit masks of the regions holding something: ``army_at[n]``, ``fleet_at[n]`` per nation and
-``occ_mask``, so that the rules visit the few occupied regions instead of scanning the map, and
-``nations_in``: how many nations have units in each region, so that a battle is looked for only
-where two meet).
-Units change only through ``add_units`` and ``remove_unit``, which keep all of these in step.
+The fields (``fields.Fields``, where they are described) are plain ints and flat lists; units
+change only through ``add_units`` and ``remove_unit``, which keep the incremental totals and masks
+in step.
 
-Events are built only while ``recording`` is true (the default); a driver that reads no events
-(``play_game(..., record=False)`` without hooks) switches it off and the rules emit nothing.
+Events (``imperial_lab.core.engine.Event``; their kinds are listed in ``events.py``) are built only
+while ``recording`` is true (the default); a driver that reads no events (``play_game(...,
+record=False)`` without hooks) switches it off and the rules emit nothing. The legal-action cache,
+the checked and unchecked apply and ``clone`` are the shared ``imperial_lab.core.engine.BaseState``'s.
 
 The rules themselves live in mixins, one module per part of the game: ``turn`` (rondel,
 factory, production, import, taxation), ``maneuver``, ``investor`` and ``setup``.
@@ -20,12 +16,11 @@ factory, production, import, taxation), ``maneuver``, ``investor`` and ``setup``
 from __future__ import annotations
 
 from imperial_lab.core.errors import IllegalActionError
-from imperial_lab.core.games.imperial2030.actions import ARMY_UNIT, HOSTILE, NO_STANCE, TOPUP, action_text, parse_action
-from imperial_lab.core.games.imperial2030.data import HOME, NATIONS, Board
-from imperial_lab.core.games.imperial2030.events import Event
+from imperial_lab.core.games.imperial2030.actions import TOPUP, action_text, parse_action
+from imperial_lab.core.games.imperial2030.data import NATIONS
 from imperial_lab.core.games.imperial2030.investor import InvestorRules
 from imperial_lab.core.games.imperial2030.maneuver import ManeuverRules
-from imperial_lab.core.games.imperial2030.pending import CHANCE, P_DEAL, PENDING_NAMES, TERMINAL
+from imperial_lab.core.games.imperial2030.pending import CHANCE, PENDING_NAMES, TERMINAL
 from imperial_lab.core.games.imperial2030.position import state_to_document
 from imperial_lab.core.games.imperial2030.scoring import scores, winners
 from imperial_lab.core.games.imperial2030.setup import SetupRules
@@ -33,66 +28,12 @@ from imperial_lab.core.games.imperial2030.turn import TurnRules
 from imperial_lab.core.interface import seat_name
 from imperial_lab.core.jsonio import clip
 
-_NATION_INDEX = {code: n for n, code in enumerate(NATIONS)}
-_LISTS = ("cash", "swiss", "owner", "treasury", "pp", "rondel", "gov", "factory", "armies", "hostile",
-          "fleets", "occ", "n_armies", "n_fleets", "flag", "flag_count", "army_at", "fleet_at", "nations_in")
-_DICTS = ("moved_f", "moved_a", "moved_h", "convoyed")
-_SCALARS = ("game", "board", "nplayers", "card", "bank", "nation", "nation_turns", "round", "terminal",
-            "pending", "queue", "dest", "passing", "topped", "imports", "denied", "armies_phase", "move",
-            "arrival", "flag_todo", "end_nation", "variant_step", "setup_done", "events", "occ_mask",
-            "recording", "bonds_touched")
-
 
 class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
-    """One position of a game. Use ``Imperial2030.new_initial_state`` to make one."""
+    """One position of a game. Use ``Imperial2030.new_initial_state`` to make one. Its fields and the
+    helpers every rule module uses are ``fields.Fields``'s."""
 
-    __slots__ = _LISTS + _DICTS + _SCALARS + ("_legal", "_legal_set")
-
-    def __init__(self, game, nplayers: int):
-        b: Board = game.board
-        R = b.nregions
-        self.game, self.board, self.nplayers = game, b, nplayers
-        self.cash = [0] * nplayers
-        self.swiss = [False] * nplayers
-        self.owner = [-1] * 54  # bond (nation * 9 + number - 1) -> player
-        self.treasury, self.pp, self.rondel, self.gov = [0] * 6, [0] * 6, [-1] * 6, [-1] * 6
-        self.factory = [False] * R
-        for r in b.starting_factories:
-            self.factory[r] = True
-        self.armies, self.hostile, self.fleets = [0] * (6 * R), [0] * (6 * R), [0] * (6 * R)
-        self.occ = [0] * R
-        self.occ_mask = 0
-        self.n_armies, self.n_fleets = [0] * 6, [0] * 6
-        self.army_at, self.fleet_at = [0] * 6, [0] * 6
-        self.nations_in = [0] * R  # how many nations have units in each region
-        self.flag = [-1] * R
-        self.flag_count = [0] * 6
-        self.moved_f, self.moved_a, self.moved_h, self.convoyed = {}, {}, {}, {}
-        self.card = -1
-        self.bank = 0  # bank's net balance: money in the game + bank == 0 at all times
-        self.nation = -1
-        self.nation_turns = 0
-        self.round = 0
-        self.terminal = False
-        self.pending = (P_DEAL, CHANCE)
-        self.queue = ()
-        self.dest = -1
-        self.passing = False
-        self.topped = False
-        self.imports = ()
-        self.denied = frozenset()
-        self.armies_phase = False
-        self.move = None
-        self.arrival = None
-        self.flag_todo = ()
-        self.end_nation = -1
-        self.variant_step = 0
-        self.setup_done = False
-        self.events = []
-        self.recording = True
-        self.bonds_touched = 0b111111  # nations whose bonds changed since the last §9 check
-        self._legal = None
-        self._legal_set = None
+    __slots__ = ()
 
     # ----- the game-agnostic interface -----
 
@@ -106,43 +47,15 @@ class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
     def is_chance_node(self) -> bool:
         return not self.terminal and self.pending[1] == CHANCE
 
-    def legal_actions(self) -> list:
-        """The legal actions in a stable order (the order of generation); empty when terminal.
+    def _legal_actions(self) -> list:
+        """In the order of generation; none when terminal."""
+        return [] if self.terminal else self._GENERATORS[self.pending[0]](self)
 
-        The list is cached and shared with clones: treat it as read-only."""
-        if self._legal is None:
-            self._legal = [] if self.terminal else self._GENERATORS[self.pending[0]](self)
-        return self._legal
-
-    def is_legal(self, action) -> bool:
-        if self._legal_set is None:
-            self._legal_set = set(self.legal_actions())
-        return action in self._legal_set
-
-    def apply_action(self, action) -> list[Event]:
-        """Apply a legal action and return the events it caused (none while not ``recording``).
-
-        Raises IllegalActionError (naming the RULES.md section) and leaves the state unchanged
-        when ``action`` is not legal here.
-        """
-        try:
-            legal = self.is_legal(action)
-        except TypeError:  # unhashable: certainly not one of ours
-            legal = False
-        if not legal:
-            raise IllegalActionError(*self.explain_illegal(action))
-        return self.apply_legal(action)
-
-    def apply_legal(self, action) -> list[Event]:
-        """``apply_action`` without the legality check, for callers that took ``action`` from
-        this state's ``legal_actions()``: anything else leaves the state corrupt."""
-        self._legal = self._legal_set = None
-        self.events = []
+    def _apply_action(self, action) -> None:
         if action[0] == TOPUP:  # a top-up may come at several decisions (§5)
             self.apply_topup(action[1])
         else:
             self._APPLIERS[self.pending[0]](self, action)
-        return self.events
 
     def chance_outcomes(self) -> list[tuple[tuple, float]]:
         """(action, probability) pairs at a chance node (only the standard deal here)."""
@@ -157,12 +70,6 @@ class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
     def string_to_action(self, text: str):
         return parse_action(self.board, text)
 
-    def clone(self) -> "State":
-        """An independent copy: lists and dicts copied, scalars and tuples shared, no events yet,
-        ``recording`` as here (the legal actions, read-only, are shared). The body is written out
-        by ``_clone_source``."""
-        return _clone(self)
-
     def returns(self) -> list[float]:
         """Each player's score (§10): final at a terminal state, 'if the game ended now' before."""
         return [float(x) for x in scores(self)]
@@ -176,11 +83,6 @@ class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
     def observation(self, player: int) -> dict:
         """Imperial 2030 hides nothing once the flag cards are dealt: every player sees the position."""
         return self.to_json()
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, State) and self.to_json() == other.to_json()
-
-    __hash__ = None
 
     def decision_name(self) -> str:
         return "game_over" if self.terminal else PENDING_NAMES[self.pending[0]]
@@ -200,96 +102,6 @@ class State(TurnRules, ManeuverRules, InvestorRules, SetupRules):
         return rule, (f"illegal action {text!r}: {why} (pending decision: {PENDING_NAMES[self.pending[0]]} "
                       f"by {who}{'' if self.nation < 0 else ', nation ' + NATIONS[self.nation]})")
 
-    # ----- shared helpers used by several rule modules -----
-
-    def emit(self, kind: str, rule: str, **data) -> None:
-        if self.recording:
-            self.events.append(Event(kind, rule, data))
-
-    def pay(self, payer: str, payee: str, amount: int, reason: str, rule: str) -> None:
-        """Move money between 'bank', a nation code (its treasury) and 'player:N'."""
-        if amount <= 0:
-            return
-        self._adjust(payer, -amount)
-        self._adjust(payee, amount)
-        if self.recording:  # the commonest event: spare building its fields when nobody records
-            self.emit("payment", rule, **{"from": payer, "to": payee, "amount": amount, "reason": reason})
-
-    def _adjust(self, who: str, delta: int) -> None:
-        if who == "bank":
-            self.bank += delta
-        elif who in _NATION_INDEX:
-            self.treasury[_NATION_INDEX[who]] += delta
-        else:  # "player:N"
-            self.cash[int(who[7:])] += delta
-
-    def pf(self, n: int) -> int:
-        return min(self.pp[n], 25) // 5
-
-    def working_factories(self, n: int) -> list[int]:
-        """U(X) of §7.4.6: the nation's factories whose province holds no hostile army."""
-        return [r for r in self.board.homes[n] if self.factory[r] and not self.occ[r]]
-
-    def add_units(self, n: int, kind: int, r: int, count: int = 1, stance: int = NO_STANCE) -> None:
-        i = n * self.board.nregions + r
-        bit = 1 << r
-        if not (self.army_at[n] | self.fleet_at[n]) & bit:
-            self.nations_in[r] += 1
-        if kind == ARMY_UNIT:
-            self.armies[i] += count
-            self.n_armies[n] += count
-            self.army_at[n] |= bit
-            if stance == HOSTILE:
-                self.hostile[i] += count
-                self.occ[r] += count
-                self.occ_mask |= bit
-        else:
-            self.fleets[i] += count
-            self.n_fleets[n] += count
-            self.fleet_at[n] |= bit
-
-    def remove_unit(self, n: int, kind: int, r: int, stance: int) -> None:
-        i = n * self.board.nregions + r
-        bit = 1 << r
-        if kind == ARMY_UNIT:
-            self.armies[i] -= 1
-            self.n_armies[n] -= 1
-            if stance == HOSTILE:
-                self.hostile[i] -= 1
-                self.occ[r] -= 1
-                if not self.occ[r]:
-                    self.occ_mask &= ~bit
-            if self.armies[i]:
-                return
-            self.army_at[n] &= ~bit
-        else:
-            self.fleets[i] -= 1
-            self.n_fleets[n] -= 1
-            if self.fleets[i]:
-                return
-            self.fleet_at[n] &= ~bit
-        if not (self.army_at[n] | self.fleet_at[n]) & bit:
-            self.nations_in[r] -= 1
-
-    def foreign_home(self, n: int, r: int) -> bool:
-        return self.board.kind[r] == HOME and self.board.home_nation[r] != n
-
-
-def _clone_source() -> str:
-    """``clone`` as straight-line code over the field lists (as dataclasses write their methods):
-    a loop of getattr/setattr over fifty fields costs a third more, and search clones a lot."""
-    lines = ["def _clone(self):", "    other = State.__new__(State)"]
-    lines += [f"    other.{name} = self.{name}" for name in _SCALARS if name != "events"]
-    lines += [f"    other.{name} = self.{name}[:]" for name in _LISTS]
-    lines += [f"    other.{name} = self.{name}.copy()" for name in _DICTS]
-    lines += ["    other.events = []", "    other._legal = self._legal", "    other._legal_set = self._legal_set",
-              "    return other"]
-    return "\n".join(lines)
-
-
-_namespace = {"State": State}
-exec(_clone_source(), _namespace)
-_clone = _namespace["_clone"]
 
 State._GENERATORS = (
     State.legal_deal, State.legal_variant, State.legal_turn_start, State.legal_veto, State.legal_factory,

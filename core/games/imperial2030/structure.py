@@ -14,10 +14,12 @@ bonuses before that round are not counted: the cash shown is the setup's cash (+
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 from imperial_lab.core.games.imperial2030.data import NATIONS
 from imperial_lab.core.games.imperial2030.events import BANK, player_ref
 from imperial_lab.core.games.imperial2030.setups import PRESETS, load_setup, show_setup
+from imperial_lab.core.games.imperial2030.state import State
 from imperial_lab.core.interface import make_game, seat_name
 
 # The chance presets have no fixed starting position to describe.
@@ -43,7 +45,7 @@ def setup_structure(setup: str, setups_dir=None) -> dict:
     if setup in PRESETS:
         return {"setup": setup, "random": True, "why": RANDOM_WHY[setup]}
     folder = None if setups_dir is None else Path(setups_dir)  # a str works too
-    state = make_game(load_setup(setup, folder=folder)).new_initial_state()
+    state = cast(State, make_game(load_setup(setup, folder=folder)).new_initial_state())
     first = first_investor_round(state)
     investors = [first.pending[1], *first.queue]
     return {

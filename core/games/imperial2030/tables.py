@@ -13,6 +13,7 @@ holds the closing figures of the turn; the recorder checks this instead of trust
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from imperial_lab.core.games.imperial2030.data import NATIONS, SPACES
 from imperial_lab.core.games.imperial2030.scoring import scores
@@ -164,7 +165,7 @@ class GameRecorder(Recorder):
         self._step = self._decisions = 0
         self._turn = self._round = 0
         self._nation = self._gov = -1
-        self._gov_ref = None
+        self._gov_ref: str | None = None
         self._reset_turn()
 
     # ----- hooks -----
@@ -208,7 +209,10 @@ class GameRecorder(Recorder):
                 self._close_turn(state, events, event)
 
     def _reset_turn(self) -> None:
-        self._from = self._to = self._space = self._revenue = None
+        self._from: Any = None
+        self._to: Any = None
+        self._space: Any = None
+        self._revenue: Any = None
         self._vetoed = self._bonds_moved = False
         self._paid = 0
 

@@ -9,6 +9,7 @@ from imperial_lab.core.games.imperial2030.actions import (ARMY_UNIT, BUILD, FLEE
                                        VETO)
 from imperial_lab.core.games.imperial2030.data import ARMAMENTS, INVESTOR, NATIONS, SHIPYARD, SPACES
 from imperial_lab.core.games.imperial2030.events import BANK, player_ref
+from imperial_lab.core.games.imperial2030.fields import Fields
 from imperial_lab.core.games.imperial2030.pending import P_FACTORY, P_IMPORT, P_PRODUCE, P_TURN, P_VETO, TERMINAL
 from imperial_lab.core.games.imperial2030.scoring import scores, winners
 
@@ -33,7 +34,7 @@ RONDEL_ACTIONS = tuple((RONDEL, s) for s in range(8))
 TOPUP_ACTIONS = [(TOPUP, k) for k in range(1, 201)]  # more is built on demand
 
 
-class TurnRules:
+class TurnRules(Fields):
     __slots__ = ()
 
     # ----- §5 turn order -----

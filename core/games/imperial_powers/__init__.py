@@ -2,9 +2,9 @@
 (shared/imperial_powers/RULES.md; data/imperial_powers/data.json).
 
 ``ImperialPowers`` (game.py) is the game; its states (state.py) implement core/interface.py.
-Modules: data (the data file), actions (the text notation), rules (Leaders, places, the Draw
-allotment, scoring a region, the events), scoring (the result), position (documents, observation,
-a position builder), invariants, search (MCTS hooks).
+Modules: data (the data file), actions (the text notation), pending (the phases), rules (Leaders,
+places, the Draw allotment, scoring a region, the events), scoring (the result), position
+(documents, observation), builders (positions for scenarios), invariants, search (MCTS hooks).
 """
 
 from imperial_lab.core.games.imperial_powers.game import ImperialPowers

@@ -11,6 +11,7 @@ DataError naming the file and the entry.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from imperial_lab.core.errors import DataError
@@ -71,7 +72,7 @@ def _effects(powers: list, where: str) -> dict:
     keys = {"extra_influence_cards_per_draw": 0, "tactics_moves": 1, "score_phase_vp_per_region_led": 0,
             "extra_development_cards_per_draw": 0, "development_cards_hidden": False, "starting_vp": 0,
             "extra_influence_cards_turn1": 0}
-    out = {key: [] for key in keys}
+    out: dict[str, list] = {key: [] for key in keys}
     for k, power in enumerate(powers):
         effects = power.get("effects")
         if not isinstance(effects, dict) or not set(effects) <= set(keys):
@@ -101,7 +102,7 @@ def _influence(deck: dict, where: str) -> tuple:
     return tuple(names), tuple(kind_of), tuple(values)
 
 
-def _development(deck: dict, regions: tuple, where: str) -> tuple:
+def _development(deck: dict, regions: tuple, where: str) -> tuple[tuple, tuple, tuple, tuple]:
     cards = deck["cards"]
     ids = _ids(cards, f"{where}.cards")
     region, resource, power = [], [], []
@@ -169,12 +170,7 @@ def load_data(path: Path | str = DATA_PATH) -> Data:
     return data
 
 
-_DATA: Data | None = None
-
-
+@cache
 def data() -> Data:
     """The default data file, loaded once."""
-    global _DATA
-    if _DATA is None:
-        _DATA = load_data()
-    return _DATA
+    return load_data()

@@ -53,7 +53,7 @@ def context_of_state(state) -> Context:
     return Context(powers, state.game.public_tactics)
 
 
-def sees(viewer, seat: int) -> bool:
+def sees(viewer, seat: int | None) -> bool:
     """Whether ``viewer`` sees seat's private cards (§6.2)."""
     return viewer == EVERYTHING or viewer == seat
 
@@ -201,7 +201,7 @@ def changed_regions(events: list, ctx: Context, viewer=EVERYTHING) -> list[str]:
 
 # ----- actions -----
 
-def action_words(text: str, player: int, ctx: Context, viewer=EVERYTHING) -> str:
+def action_words(text: str, player: int | None, ctx: Context, viewer=EVERYTHING) -> str:
     """An action's text form (core/games/imperial_powers/actions.py) as ``viewer`` may read it: another
     seat's card dealt, bid or moved is left out (§6.2)."""
     words = text.split()

@@ -13,11 +13,14 @@ a SetupError naming the key.
 
 from __future__ import annotations
 
+from imperial_lab.core.engine import game_config
 from imperial_lab.core.errors import SetupError
 from imperial_lab.core.jsonio import clip
 from imperial_lab.core.games.imperial_powers.data import data
+from imperial_lab.core.games.imperial_powers.pending import CHANCE_PHASES, P_POWER
+from imperial_lab.core.games.imperial_powers.position import state_from_document
 from imperial_lab.core.games.imperial_powers.rules import TIE_RULES
-from imperial_lab.core.games.imperial_powers.state import CHANCE_PHASES, P_POWER, State
+from imperial_lab.core.games.imperial_powers.state import State
 
 D = data()
 OPTIONS = ("power_assignment", "tie_rule", "spain_bonus_on_exploitation", "portuguese_bonus", "event_resolution",
@@ -32,12 +35,7 @@ class ImperialPowers:
     name = "imperial_powers"
 
     def __init__(self, config: dict | None = None):
-        config = dict(config or {})
-        unknown = set(config) - CONFIG_KEYS
-        if unknown:
-            raise SetupError(f"config: unknown keys {sorted(unknown)} (known: {sorted(CONFIG_KEYS)})")
-        if config.get("game", self.name) != self.name:
-            raise SetupError(f"config.game: {clip(config['game'])} is not {self.name!r}")
+        config = game_config(config, self.name, CONFIG_KEYS)
         self.num_players = _players(config)
         options = {key: _option(config, key) for key in OPTIONS}
         self.power_assignment = options["power_assignment"]
@@ -56,10 +54,10 @@ class ImperialPowers:
     def new_initial_state(self):
         return State(self)
 
-    def state_from_json(self, doc: dict):
-        """The state of a position document (``State.to_json``); NotationError if malformed."""
-        from imperial_lab.core.games.imperial_powers.position import state_from_document
-        return state_from_document(self, doc)
+    def state_from_json(self, doc: dict, check: bool = True):
+        """The state of a position document (``State.to_json``); NotationError if malformed or,
+        with ``check``, if it breaks an invariant."""
+        return state_from_document(State(self), doc, check)
 
     # ----- search hooks (docs/interface.md, "Search hooks") -----
 

@@ -44,11 +44,12 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 from imperial_lab.core.games.imperial_powers.actions import ASSIGN_ACTIONS, MOVE_ACTIONS, PASS_ACTION
 from imperial_lab.core.games.imperial_powers.data import data
 from imperial_lab.core.games.imperial_powers.rules import REGIONS, awards, leader_of
-from imperial_lab.core.games.imperial_powers.state import P_BID, P_DEVELOP, P_EVENT_ASSIGN, P_POWER, P_TACTICS
+from imperial_lab.core.games.imperial_powers.pending import P_BID, P_DEVELOP, P_EVENT_ASSIGN, P_POWER, P_TACTICS
 
 D = data()
 VALUE = D.card_values
@@ -83,11 +84,13 @@ class ImperialPowersHeuristicBot:
     def __init__(self, seed: int | None = None, temperature: float = DEFAULT_TEMPERATURE):
         self.rng = random.Random(seed)
         self.temperature = temperature
-        self._plan_key, self._plan = None, {}
-        self._event_key, self._event_memo = None, {}
+        self._plan_key: Any = None
+        self._plan: dict = {}
+        self._event_key: Any = None
+        self._event_memo: dict = {}
 
     @classmethod
-    def from_params(cls, params: dict, seed: int | None = None) -> "ImperialPowersHeuristicBot":
+    def from_params(cls, params: dict, seed: int | None = None) -> ImperialPowersHeuristicBot:
         return cls(seed, params.get("temperature", DEFAULT_TEMPERATURE))
 
     def decide(self, state, legal_actions):
@@ -138,7 +141,7 @@ class ImperialPowersHeuristicBot:
                     return False
         return True
 
-    def plan_bid(self, contest: "Contest", amounts: list[int], cards) -> dict:
+    def plan_bid(self, contest: Contest, amounts: list[int], cards) -> dict:
         """Card -> region for ``cards`` on top of ``amounts`` already bid: greedy, biggest card
         first, then single-card moves while one gains."""
         amounts = amounts[:]
@@ -293,7 +296,7 @@ class Contest:
                 _, _, top = max(rivals)
                 denied = DENIAL * weights[top] * (first + D.spain_vp[state.powers[top]] + TIEBREAK_VP - second)
             self.prizes.append((first + self.lead_extra + denied, second, 1))
-        self.memo = [{} for _ in range(REGIONS)]
+        self.memo: list[dict] = [{} for _ in range(REGIONS)]
 
     def places(self, x: int, added: int) -> tuple[float, float, float]:
         """The chances of being first, second and third in region x with ``added`` more influence."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from imperial_lab.core.games.imperial_powers.data import data
 from imperial_lab.core.games.imperial_powers.rules import EXPLOITATION, PLACES, REGIONS, SPAIN, START
-from imperial_lab.core.games.imperial_powers.state import (P_BID, P_DEVELOP, P_DRAW, P_EVENT_ASSIGN, P_EVENT_DIE, P_EVENT_DRAW,
+from imperial_lab.core.games.imperial_powers.pending import (P_BID, P_DEVELOP, P_DRAW, P_EVENT_ASSIGN, P_EVENT_DIE, P_EVENT_DRAW,
                                               P_OVER, P_POWER, P_ROLL, P_TACTICS)
 
 D = data()
@@ -26,7 +26,8 @@ def check_invariants(st) -> list[str]:
 
 def _places(piles: dict, total: int, what: str) -> list[str]:
     """Every card 0..total-1 in exactly one of ``piles`` (name -> tuple), each pile sorted."""
-    out, seen = [], {}
+    out: list[str] = []
+    seen: dict[int, str] = {}
     for name, cards in piles.items():
         if list(cards) != sorted(cards):
             out.append(f"{what}: {name} is not sorted")
@@ -111,7 +112,8 @@ def _phase(st) -> list[str]:
 
 
 def _events(st) -> list[str]:
-    out, phase = [], st.phase
+    out: list[str] = []
+    phase = st.phase
     rows = st.event_rows
     if phase not in (P_EVENT_DRAW, P_EVENT_ASSIGN, P_EVENT_DIE):
         return out

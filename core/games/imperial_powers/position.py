@@ -1,5 +1,5 @@
-"""Imperial Powers' position document (``State.to_json``), its reader, the observation of a seat
-(RULES.md §6.2) and a builder of positions for scenarios.
+"""Imperial Powers' position document (``State.to_json``), its reader and the observation of a
+seat (RULES.md §6.2); the builder of positions for scenarios is ``builders.build``.
 
 The document holds every field of the state, cards by their ids (``navy#1``, ``europe__weapons``),
 so ``game.state_from_json(state.to_json())`` rebuilds it exactly; the reader checks the structure
@@ -19,7 +19,7 @@ from imperial_lab.core.errors import NotationError
 from imperial_lab.core.jsonio import clip
 from imperial_lab.core.games.imperial_powers.data import data
 from imperial_lab.core.games.imperial_powers.rules import REGIONS, SOURCES, leader, value
-from imperial_lab.core.games.imperial_powers.state import DECKS, PHASES, State, start_phase
+from imperial_lab.core.games.imperial_powers.pending import DECKS, PHASES
 
 FORMAT = 1
 D = data()
@@ -38,7 +38,7 @@ def _devs(cards) -> list[str]:
     return [D.dev_ids[d] for d in cards]
 
 
-def state_to_document(st: State) -> dict:
+def state_to_document(st) -> dict:
     n = st.n
     seats = []
     for p in range(n):
@@ -69,7 +69,7 @@ def state_to_document(st: State) -> dict:
     }
 
 
-def observation(st: State, player: int | None) -> dict:
+def observation(st, player: int | None) -> dict:
     """The document without what ``player`` may not see (§6.2; see the module docstring), plus
     each region's value and Leader and each seat's VP total."""
     doc = state_to_document(st)
@@ -145,9 +145,10 @@ def _seats(value, n: int, where: str) -> tuple:
     return tuple(_int(p, 0, n - 1, f"{where}[{k}]") for k, p in enumerate(_list(value, where)))
 
 
-def state_from_document(game, doc, check: bool = True) -> State:
-    """The state of ``doc``; NotationError naming the field when it is malformed or (``check``)
-    breaks an invariant of the rules."""
+def state_from_document(st, doc, check: bool = True):
+    """``st`` (a blank ``State`` of the game) set to the position of ``doc``; NotationError naming
+    the field when it is malformed or (``check``) breaks an invariant of the rules."""
+    game = st.game
     if not isinstance(doc, dict):
         raise NotationError(f"position: must be an object, got {clip(doc)}")
     if doc.get("game") != "imperial_powers" or doc.get("format") != FORMAT:
@@ -155,7 +156,6 @@ def state_from_document(game, doc, check: bool = True) -> State:
     if _get(doc, "config") != game.config:
         _bad("config", "the position was made for another configuration than this game's")
     n = game.num_players
-    st = State(game)
     phase = _get(doc, "phase")
     if phase not in PHASES:
         _bad("phase", f"one of {', '.join(PHASES)}, got {clip(phase)}")
@@ -189,7 +189,7 @@ def state_from_document(game, doc, check: bool = True) -> State:
     return st
 
 
-def _read_regions(st: State, regions) -> None:
+def _read_regions(st, regions) -> None:
     n = st.n
     if len(_list(regions, "regions")) != REGIONS:
         _bad("regions", f"{REGIONS} regions in the order of data.json")
@@ -205,7 +205,7 @@ def _read_regions(st: State, regions) -> None:
         st.influence[x * n:x * n + n] = [_int(v, 0, 10**6, f"{where}influence[{p}]") for p, v in enumerate(values)]
 
 
-def _read_seats(st: State, seats) -> None:
+def _read_seats(st, seats) -> None:
     if len(_list(seats, "seats")) != st.n:
         _bad("seats", f"one entry per seat ({st.n})")
     for p, entry in enumerate(seats):
@@ -236,7 +236,7 @@ def _read_round(done, n: int, where: str) -> tuple:
     return tuple(out)
 
 
-def _read_deal(st: State, deal) -> None:
+def _read_deal(st, deal) -> None:
     draws = []
     for k, pair in enumerate(_list(_get(deal, "draws", "deal."), "deal.draws", 1000)):
         if not isinstance(pair, list) or len(pair) != 2 or pair[1] not in DECKS:
@@ -246,7 +246,7 @@ def _read_deal(st: State, deal) -> None:
     st.dealt = _int(_get(deal, "done", "deal."), 0, len(draws), "deal.done")
 
 
-def _read_tactics(st: State, tactics) -> None:
+def _read_tactics(st, tactics) -> None:
     st.moves_left = _int(_get(tactics, "moves_left", "tactics."), 0, 10, "tactics.moves_left")
     st.moved = _ids(_get(tactics, "moved", "tactics."), _CARD, "tactics.moved")
     log = []
@@ -258,7 +258,7 @@ def _read_tactics(st: State, tactics) -> None:
     st.tactics_log = tuple(log)
 
 
-def _read_events(st: State, events) -> None:
+def _read_events(st, events) -> None:
     left = _list(_get(events, "left", "events."), "events.left")
     st.events_left = tuple(_id(name, _EVENT, f"events.left[{k}]") for k, name in enumerate(left))
     rows = []
@@ -273,59 +273,3 @@ def _read_events(st: State, events) -> None:
     st.pending_event = _id(_get(events, "pending", "events."), _EVENT, "events.pending", allow_none=True)
     st.resolved = _int(_get(events, "resolved", "events."), 0, len(rows), "events.resolved")
     st.dice_for = _seats(_get(events, "dice_for", "events."), st.n, "events.dice_for")
-
-
-# ----- building positions (scenarios, fixtures) -----
-
-def build(players: int = 4, powers: list | None = None, instigator: int = 0, turn: int = 1, phase: str = "tactics",
-          influence: dict | None = None, counters: dict | None = None, hands: dict | None = None,
-          strips: dict | None = None, dev_hands: dict | None = None, deck: list | None = None,
-          config: dict | None = None) -> State:
-    """A position at the start of ``phase`` (draw, bid, develop, tactics or event_draw), written
-    compactly with seats 0..n-1 and the ids of data.json:
-
-    * ``powers``: one power id per seat (default Britain, France, Spain, Dutch, Portuguese in order);
-    * ``influence`` {region: [I per seat]}, ``counters`` {region: (resource, power)} (default 2/0);
-    * ``hands`` {seat: [influence card ids]}, ``strips`` {seat: {region: [card ids]}},
-      ``dev_hands`` {seat: [development card ids]}: taken out of their decks;
-    * ``deck``: the influence cards left in the deck (default every card not held); the others
-      are in the discard pile;
-    * ``config``: more of the game's options (the powers are always ``fixed``).
-
-    The Portuguese starting VP is granted as in the setup; the instigator has held the token since
-    turn 1 in seat order, so ``first_instigator`` follows from it.
-    """
-    from imperial_lab.core.games.imperial_powers.game import ImperialPowers
-
-    powers = list(powers or D.powers[:players])
-    game = ImperialPowers({"players": players, **(config or {}), "power_assignment": "fixed", "powers": powers})
-    st = State(game)
-    st.powers[:] = game.fixed_powers
-    st.turn, st.instigator, st.first_instigator = turn, instigator, (instigator - turn + 1) % players
-    for p in range(players):
-        st.gains[p * 4] = D.starting_vp[st.powers[p]]
-    for name, values in (influence or {}).items():
-        x = _REGION[name]
-        st.influence[x * players:x * players + players] = values
-    for name, (resource, power) in (counters or {}).items():
-        st.resources[_REGION[name]], st.power_counters[_REGION[name]] = resource, power
-    held = []
-    for p, names in (hands or {}).items():
-        st.hand[p] = tuple(sorted(_CARD[c] for c in names))
-        held += st.hand[p]
-    for p, slots in (strips or {}).items():
-        for name, cards in slots.items():
-            st.strip[p * REGIONS + _REGION[name]] = tuple(sorted(_CARD[c] for c in cards))
-            held += st.strip[p * REGIONS + _REGION[name]]
-    free = [c for c in st.deck if c not in held]
-    kept = free if deck is None else sorted(_CARD[c] for c in deck)
-    st.deck, st.discard = tuple(kept), tuple(c for c in free if c not in kept)
-    devs = []
-    for p, names in (dev_hands or {}).items():
-        st.dev_hand[p] = tuple(sorted(_DEV[d] for d in names))
-        devs += st.dev_hand[p]
-    st.dev_deck = tuple(d for d in st.dev_deck if d not in devs)
-    st.rollers = ()
-    start_phase(st, phase)
-    return st
-

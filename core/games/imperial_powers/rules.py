@@ -17,6 +17,7 @@ pays one) as the Spain source.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 
 from imperial_lab.core.errors import DataError
 from imperial_lab.core.games.imperial_powers.data import data
@@ -37,7 +38,7 @@ def row(st, x: int) -> list[int]:
     return st.influence[x * n:x * n + n]
 
 
-def leader_of(values: list[int]) -> int:
+def leader_of(values: Sequence[int]) -> int:
     """The seat with strictly the most influence, if present; -1 on a tie at the top (R14)."""
     best = max(values)
     if best <= 0 or values.count(best) > 1:

@@ -27,7 +27,7 @@ import math
 from imperial_lab.core.games.imperial_powers.data import data
 from imperial_lab.core.games.imperial_powers.heuristic import Contest, ImperialPowersHeuristicBot
 from imperial_lab.core.games.imperial_powers.rules import REGIONS, awards, leader_of, vp_totals
-from imperial_lab.core.games.imperial_powers.state import P_EVENT_DRAW, P_OVER
+from imperial_lab.core.games.imperial_powers.pending import P_EVENT_DRAW, P_OVER
 from imperial_lab.core.games.imperial_powers.scoring import standings
 
 D = data()
@@ -96,7 +96,7 @@ def _planned_slots(other, q: int, cards: list, rng) -> list[list]:
         other.strip[q * REGIONS + x] = ()
     plan = ImperialPowersHeuristicBot(rng.getrandbits(64)).plan_bid(Contest(other, q), [0] * REGIONS, cards)
     other.hand[q] = hand
-    slots = [[] for _ in range(REGIONS)]
+    slots: list[list[int]] = [[] for _ in range(REGIONS)]
     for c in cards:
         slots[plan[c]].append(c)
     return slots

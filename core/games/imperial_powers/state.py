@@ -48,32 +48,35 @@ Rulings where the specification is silent (also in the report of the plug-in):
   are assigned, their dice rolled when each is resolved;
 * the End Phase of the last turn passes the instigator token as every End Phase does (R19).
 
-Events are built only while ``recording`` is true. The map rules are in ``rules.py``, the final
-result in ``scoring.py``, the documents and observations in ``position.py``.
+Events (``imperial_lab.core.engine.Event``) are built only while ``recording`` is true; their kinds:
+setup_roll, instigator, power, starting_vp, dealt, reshuffled, draw_lost, assigned, developed,
+moved, passed, revealed, scored, event_drawn, event_assigned, event_resolving (influence before),
+die, event_resolved (influence after), turn_ended, game_ended. The legal-action cache, the checked
+and unchecked apply and ``clone`` are the shared ``imperial_lab.core.engine.BaseState``'s. The map
+rules are in ``rules.py``, the final result in ``scoring.py``, the documents and observations in
+``position.py``.
 """
 
 from __future__ import annotations
 
 from bisect import insort
-from dataclasses import dataclass, field
 
+from imperial_lab.core.engine import BaseState
 from imperial_lab.core.errors import IllegalActionError
 from imperial_lab.core.interface import CHANCE, TERMINAL, seat_name
 from imperial_lab.core.jsonio import clip
-from imperial_lab.core.games.imperial_powers import rules
+from imperial_lab.core.games.imperial_powers import position, rules, scoring
 from imperial_lab.core.games.imperial_powers.actions import (ASSIGN, ASSIGN_ACTIONS, CHANCE_TYPES, DEAL_DEVELOPMENT,
                                                 DEAL_DEVELOPMENT_ACTIONS, DEAL_INFLUENCE, DEAL_INFLUENCE_ACTIONS,
                                                 DIE, DIE_ACTIONS, EVENT, EVENT_ACTIONS, MOVE, MOVE_ACTIONS,
                                                 PASS, PASS_ACTION, PLAY, PLAY_ACTIONS, POWER, POWER_ACTIONS, ROLL,
                                                 ROLL_ACTIONS, TARGET, TARGET_ACTIONS, action_text, parse_action)
 from imperial_lab.core.games.imperial_powers.data import data
+from imperial_lab.core.games.imperial_powers.pending import (DEVELOPMENT, INFLUENCE, P_BID, P_DEVELOP, P_DRAW,
+                                                             P_EVENT_ASSIGN, P_EVENT_DIE, P_EVENT_DRAW, P_OVER,
+                                                             P_POWER, P_ROLL, P_TACTICS, PHASES)
 
 D = data()
-P_ROLL, P_POWER, P_DRAW, P_BID, P_DEVELOP, P_TACTICS, P_EVENT_DRAW, P_EVENT_ASSIGN, P_EVENT_DIE, P_OVER = range(10)
-PHASES = ("setup_roll", "choose_power", "draw", "bid", "develop", "tactics", "event_draw", "event_assign",
-          "event_die", "over")
-INFLUENCE, DEVELOPMENT = 0, 1  # the deck of a draw
-DECKS = ("influence", "development")
 REGIONS = len(D.regions)
 EVENTS = len(D.events)
 VALUE, KIND = D.card_values, D.card_kind
@@ -81,39 +84,23 @@ ROLL_OUTCOMES = tuple([(a, 1 / 10) for a in acts] for acts in ROLL_ACTIONS)
 DIE_OUTCOMES = tuple([(a, 1 / 6) for a in acts] for acts in DIE_ACTIONS)
 
 
-@dataclass(slots=True)
-class Event:
-    """One thing that happened; ``rule`` is the RULES.md section. Kinds: setup_roll, instigator,
-    power, starting_vp, dealt, reshuffled, draw_lost, assigned, developed, moved, passed, revealed,
-    scored, event_drawn, event_assigned, event_resolving (influence before), die, event_resolved
-    (influence after), turn_ended, game_ended."""
-
-    kind: str
-    rule: str
-    data: dict = field(default_factory=dict)
-
-    def to_json(self) -> dict:
-        return {"kind": self.kind, "rule": self.rule, **self.data}
-
-
-_LISTS = ("powers", "gains", "resources", "power_counters", "influence", "hand", "strip", "dev_hand")
-_SCALARS = ("game", "n", "phase", "current", "turn", "instigator", "first_instigator", "ply", "recording",
-            "deck", "discard", "dev_deck", "dev_discard", "dev_face_down", "rollers", "rolls", "roll_rounds",
-            "deal", "dealt", "moves_left", "moved", "tactics_log", "events_left", "event_rows",
-            "pending_event", "resolved", "dice_for")
-
-
-class State:
+class State(BaseState):
     """One position of a game of Imperial Powers. Use ``ImperialPowers.new_initial_state``."""
 
-    __slots__ = _LISTS + _SCALARS + ("events", "_legal", "_legal_set", "_outcomes")
+    SHARED = ("n", "phase", "current", "turn", "instigator", "first_instigator", "ply", "deck", "discard",
+              "dev_deck", "dev_discard", "dev_face_down", "rollers", "rolls", "roll_rounds", "deal", "dealt",
+              "moves_left", "moved", "tactics_log", "events_left", "event_rows", "pending_event", "resolved",
+              "dice_for", "_outcomes")
+    LISTS = ("powers", "gains", "resources", "power_counters", "influence", "hand", "strip", "dev_hand")
+    __slots__ = SHARED + LISTS
 
     def __init__(self, game):
+        super().__init__(game)
         n = game.num_players
-        self.game, self.n = game, n
+        self.n = n
         # the setup (§2): every seat rolls a d10, seat 0 first
         self.phase, self.current, self.turn, self.instigator, self.first_instigator = P_ROLL, 0, 1, -1, -1
-        self.ply, self.recording = 0, True
+        self.ply = 0
         self.powers = [-1] * n
         self.gains = [0] * (4 * n)
         self.resources = [D.initial_resource] * REGIONS  # §2 step 1, R4
@@ -128,7 +115,7 @@ class State:
         self.deal, self.dealt = (), 0
         self.moves_left, self.moved, self.tactics_log = 0, (), ()
         self.events_left, self.event_rows, self.pending_event, self.resolved, self.dice_for = (), (), -1, 0, ()
-        self.events, self._legal, self._legal_set, self._outcomes = [], None, None, None
+        self._outcomes = None  # the chance outcomes, cached as the legal actions are
 
     # ----- the game-agnostic interface -----
 
@@ -143,15 +130,10 @@ class State:
     def is_chance_node(self) -> bool:
         return self.phase in self.game.chance_phases
 
-    def legal_actions(self) -> list:
-        """The legal actions (the chance outcomes at a chance node) in a stable order; empty at the
-        end. The list is cached and may be shared: treat it as read-only."""
-        if self._legal is None:
-            if self.is_chance_node():
-                self._legal = [a for a, _ in self.chance_outcomes()]
-            else:
-                self._legal = _GENERATORS[self.phase](self)
-        return self._legal
+    def _legal_actions(self) -> list:
+        if self.is_chance_node():
+            return [a for a, _ in self.chance_outcomes()]
+        return _GENERATORS[self.phase](self)
 
     def chance_outcomes(self) -> list[tuple[tuple, float]]:
         """(action, probability) at a chance node (§6.3): a die uniform, a deal by the copies left
@@ -162,28 +144,10 @@ class State:
             self._outcomes = _OUTCOMES[self.phase](self)
         return self._outcomes
 
-    def is_legal(self, action) -> bool:
-        if self._legal_set is None:
-            self._legal_set = set(self.legal_actions())
-        try:
-            return action in self._legal_set
-        except TypeError:  # unhashable: certainly not one of ours
-            return False
-
-    def apply_action(self, action) -> list[Event]:
-        """Apply a legal action and return its events; raises IllegalActionError (naming the
-        RULES.md section) and leaves the state unchanged when ``action`` is not legal here."""
-        if not self.is_legal(action):
-            raise IllegalActionError(*self.explain_illegal(action))
-        return self.apply_legal(action)
-
-    def apply_legal(self, action) -> list[Event]:
-        """``apply_action`` without the check, for an action taken from ``legal_actions()``."""
-        self._legal = self._legal_set = self._outcomes = None
-        self.events = []
+    def _apply_action(self, action) -> None:
+        self._outcomes = None
         self.ply += 1
         _APPLIERS[action[0]](self, action)
-        return self.events
 
     def action_to_string(self, action) -> str:
         return action_text(action)
@@ -197,41 +161,18 @@ class State:
 
     def winners(self) -> list[int]:
         """Most VP, then most regions led, else a shared win (§7, R20); on the map as it stands."""
-        from imperial_lab.core.games.imperial_powers.scoring import winners
-        return winners(self)
-
-    def clone(self) -> "State":
-        """An independent copy (lists copied, tuples and scalars shared, no events)."""
-        other = State.__new__(State)
-        for name in _SCALARS:
-            setattr(other, name, getattr(self, name))
-        for name in _LISTS:
-            setattr(other, name, getattr(self, name)[:])
-        other.events = []
-        other._legal, other._legal_set, other._outcomes = self._legal, self._legal_set, self._outcomes
-        return other
+        return scoring.winners(self)
 
     def to_json(self) -> dict:
-        from imperial_lab.core.games.imperial_powers.position import state_to_document
-        return state_to_document(self)
+        return position.state_to_document(self)
 
     def observation(self, player: int | None) -> dict:
         """What ``player`` may see (§6.2): the public position and its own cards; other hands and
         strips only as sizes, no deck's contents. ``None``: an observer who sees only the public."""
-        from imperial_lab.core.games.imperial_powers.position import observation
-        return observation(self, player)
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, State) and self.to_json() == other.to_json()
-
-    __hash__ = None
+        return position.observation(self, player)
 
     def decision_name(self) -> str:
         return PHASES[self.phase]
-
-    def emit(self, kind: str, rule: str, **data) -> None:
-        if self.recording:
-            self.events.append(Event(kind, rule, data))
 
     def seat_after_instigator(self, k: int) -> int:
         """The seat k places clockwise from the instigator (every order of a phase, R6)."""
@@ -258,9 +199,6 @@ class State:
         who = "chance" if self.is_chance_node() else seat_name(self.current)
         rule, why = _explain(self, action)
         return rule, f"illegal action {text!r}: {why} (pending: {PHASES[self.phase]} by {who})"
-
-
-CHANCE_PHASES = (P_ROLL, P_DRAW, P_EVENT_DRAW, P_EVENT_DIE)  # and P_POWER under random assignment
 
 
 # ----- setup (§2) -----
@@ -349,7 +287,9 @@ def _outcomes_draw(st: State) -> list:
     if which == DEVELOPMENT:
         acts, w = DEAL_DEVELOPMENT_ACTIONS[p], 1 / len(st.dev_deck)
         return [(acts[d], w) for d in st.dev_deck]
-    firsts, copies, last = [], [], -1
+    firsts: list[int] = []
+    copies: list[int] = []
+    last = -1
     for c in st.deck:  # sorted: the copies of a card are next to each other
         k = KIND[c]
         if k == last:
@@ -624,7 +564,7 @@ def _end_turn(st: State) -> None:
 
 def start_phase(st: State, phase: str) -> None:
     """Start ``phase`` (draw, bid, develop, tactics or event_draw) on a position built for a
-    scenario (``position.build``), as the phase before it would."""
+    scenario (``builders.build``), as the phase before it would."""
     {"draw": _begin_turn, "bid": _begin_bid, "develop": _begin_develop, "tactics": _begin_tactics,
      "event_draw": _begin_events}[phase](st)
 
@@ -648,10 +588,10 @@ _GENERATORS = {P_POWER: _legal_power, P_BID: _legal_bid, P_DEVELOP: _legal_devel
                P_EVENT_ASSIGN: _legal_event_assign, P_OVER: _none}
 _OUTCOMES = {P_ROLL: lambda st: ROLL_OUTCOMES[st.current], P_POWER: _outcomes_power, P_DRAW: _outcomes_draw,
              P_EVENT_DRAW: _outcomes_event, P_EVENT_DIE: lambda st: DIE_OUTCOMES[st.current]}
-_APPLIERS = {ROLL: _apply_roll, POWER: _apply_power, DEAL_INFLUENCE: _apply_deal_influence,
-             DEAL_DEVELOPMENT: _apply_deal_development, ASSIGN: _apply_assign, PLAY: _apply_play, MOVE: _apply_move,
-             PASS: _apply_pass, EVENT: _apply_event, TARGET: _apply_target, DIE: _apply_die}
-_APPLIERS = tuple(_APPLIERS[k] for k in range(len(_APPLIERS)))
+_APPLIER_OF = {ROLL: _apply_roll, POWER: _apply_power, DEAL_INFLUENCE: _apply_deal_influence,
+               DEAL_DEVELOPMENT: _apply_deal_development, ASSIGN: _apply_assign, PLAY: _apply_play,
+               MOVE: _apply_move, PASS: _apply_pass, EVENT: _apply_event, TARGET: _apply_target, DIE: _apply_die}
+_APPLIERS = tuple(_APPLIER_OF[k] for k in range(len(_APPLIER_OF)))
 
 
 # ----- explanations -----

@@ -19,12 +19,13 @@ region order (``REGION_ORDER``).
 from __future__ import annotations
 
 from bisect import bisect_left
+from typing import Any
 
 from imperial_lab.core.games.imperial_powers.actions import ASSIGN, DIE, MOVE, PASS, PLAY, POWER, ROLL, TARGET
 from imperial_lab.core.games.imperial_powers.data import data
 from imperial_lab.core.games.imperial_powers.rules import EXPLOITATION, PLACES, REGIONS, SPAIN, START, leader, leader_of
 from imperial_lab.core.games.imperial_powers.scoring import standings
-from imperial_lab.core.games.imperial_powers.state import INFLUENCE, P_OVER, P_POWER, P_TACTICS
+from imperial_lab.core.games.imperial_powers.pending import INFLUENCE, P_OVER, P_POWER, P_TACTICS
 from imperial_lab.core.interface import CHANCE
 from imperial_lab.core.tables import Recorder
 
@@ -236,7 +237,7 @@ class GameRecorder(Recorder):
 
     def _tactics(self, st, player, a, events) -> None:
         if st.phase != P_TACTICS:  # the last Tactics decision: Reveal and Score ran inside it
-            self._reached = (st.influence[:], st.resources[:], st.power_counters[:], _scored(events, "score_phase"))
+            self._reached: Any = (st.influence[:], st.resources[:], st.power_counters[:], _scored(events, "score_phase"))
 
     def _die(self, st, player, a, events) -> None:
         self._die_seats.append(a[1])
@@ -334,7 +335,8 @@ class GameRecorder(Recorder):
             pre_value[p][x] += v
             cards[p][y] += 1
             value[p][y] += v
-        moved, moved_value = [[] for _ in range(n)], [0] * n
+        moved: list[list] = [[] for _ in range(n)]
+        moved_value = [0] * n
         for p, c, x, y in self._moves:
             moved[p].append(f"{D.card_names[c]} {D.regions[x]}>{D.regions[y]}")
             moved_value[p] += VALUE[c]
@@ -354,7 +356,7 @@ class GameRecorder(Recorder):
 
     def _game_row(self, status: str, figures: tuple, error: str | None) -> None:
         st = self.state
-        config = st.game.config if st is not None else {}
+        config: dict = st.game.config if st is not None else {}
         powers = tuple(D.powers[w] if w >= 0 else None for w in st.powers) if st is not None else ()
         first = st.first_instigator if st is not None and st.first_instigator >= 0 else None
         self.rows["ip_games"].append((
@@ -389,10 +391,10 @@ def _seat(p: int) -> int | None:
 
 
 # What the recorder does after each type of action (deals and event draws need nothing).
-_ON = {ROLL: GameRecorder._setup, POWER: GameRecorder._setup, ASSIGN: GameRecorder._assign,
-       PLAY: GameRecorder._play, MOVE: GameRecorder._move, PASS: GameRecorder._tactics,
-       TARGET: GameRecorder._event, DIE: GameRecorder._die}
-_ON = tuple(_ON.get(kind) for kind in range(DIE + 1))  # the action types are 0..DIE (actions.py)
+_ON_TYPE = {ROLL: GameRecorder._setup, POWER: GameRecorder._setup, ASSIGN: GameRecorder._assign,
+            PLAY: GameRecorder._play, MOVE: GameRecorder._move, PASS: GameRecorder._tactics,
+            TARGET: GameRecorder._event, DIE: GameRecorder._die}
+_ON = tuple(_ON_TYPE.get(kind) for kind in range(DIE + 1))  # the action types are 0..DIE (actions.py)
 
 
 # The opening paragraphs of Imperial Powers' part of docs/data-dictionary.md (imperial_lab.core.tables.data_dictionary).

@@ -22,7 +22,7 @@ import html
 import json
 import math
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, cache
 
 import streamlit as st
 
@@ -131,7 +131,7 @@ class Frame:
         return f"{self.x0:.2f} {-self.y1:.2f} {self.x1 - self.x0:.2f} {self.y1 - self.y0:.2f}"
 
 
-@lru_cache(maxsize=None)
+@cache
 def frame_of(view: str) -> Frame:
     x0, y0, x1, y1 = shapes()["view"]
     west, south, east, north = VIEWS[view]
@@ -146,7 +146,7 @@ def _xy(point) -> str:
     return f"{point[0]:.2f},{-point[1]:.2f}"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _path(polygons_json: str) -> str:
     """SVG path data of a list of polygons (rings: exterior, then holes; drawn with even-odd).
 

@@ -5,7 +5,6 @@ the shared imperial_lab.dashboard.playkit's.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from imperial_lab.dashboard.games.imperial2030.colours import NATION_NAMES

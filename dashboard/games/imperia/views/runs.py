@@ -91,7 +91,7 @@ def layout(catalog, run: str, players: int) -> None:
         st.info(f"This run does not vary the layout: all its games use the `{layouts['layout'].iloc[0]}` board "
                 "sides. To compare, play a run with `--setup FILE.json`, a file holding `{\"game\": \"imperia\", "
                 "\"layout\": \"generated\"}`, and pick it here.")
-    st.markdown(f"**Per layout**: the start player's win rate and the draw rate (95% Wilson), and the chi-square "
+    st.markdown("**Per layout**: the start player's win rate and the draw rate (95% Wilson), and the chi-square "
                 "test of equal shares of outright wins by seat (p).")
     table(layouts, start_wins=st.column_config.NumberColumn("start player's wins"))
     sides = cache.load(q.board_sides, catalog, run, players)
