@@ -169,6 +169,9 @@ def _recruits(st, out: list[str]) -> None:
 def _play(st, out: list[str]) -> None:
     """The seat to move is playing; the general of an order; a draw's pile."""
     phase, p = st.phase, st.current
+    if (phase == P_OVER and p != -1) or (phase in (P_TURN, P_ORDER, P_DRAW) and p < 0):
+        out.append(f"seat {p} to move in phase {PHASES[phase]}")
+        return
     if phase in (P_TURN, P_ORDER, P_DRAW) and st.status[p] != 0:
         out.append(f"seat {p} is to move in phase {PHASES[phase]} but has finished")
         return
