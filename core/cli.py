@@ -409,9 +409,10 @@ def _load_position(path: str):
 def _setups_list(args) -> int:
     rows = list_setups(game=args.game)
     width = max(len(row["name"]) for row in rows)
+    low, high = plugin(args.game).players  # a setup for any count takes the game's range
     print(f"{'name':{width}}  players  description")
     for row in rows:
-        players = "2-6" if row["players"] is None else str(row["players"])
+        players = f"{low}-{high}" if row["players"] is None else str(row["players"])
         print(f"{row['name']:{width}}  {players:7}  {row['description']}")
     return 0
 
