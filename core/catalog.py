@@ -28,7 +28,7 @@ from pathlib import Path
 import duckdb
 
 from imperial_lab.core import runstore
-from imperial_lab.core.errors import ImperialError
+from imperial_lab.core.errors import ImperialError, OutOfMemory, out_of_memory
 from imperial_lab.core.files import user_folder
 from imperial_lab.core.runstore import RunError
 from imperial_lab.core.tables import all_tables
@@ -79,17 +79,36 @@ def connect(catalog=None, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     if read_only:
         return _reader(path)
     _check_place(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    con = _opened(path, lambda: duckdb.connect(str(path)))
+    new = not path.exists()
+    folders = [folder for folder in (path.parent, *path.parent.parents) if not folder.exists()]
     try:
-        _check_is_catalogue(con, path)
-        con.execute(RUNS_TABLE)
-        if not _views_exist(con):
-            _create_views(con)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        con = _opened(path, lambda: duckdb.connect(str(path)))
+        try:
+            _check_is_catalogue(con, path)
+            con.execute(RUNS_TABLE)
+            if not _views_exist(con):
+                _create_views(con)
+        except BaseException:
+            con.close()
+            raise
     except BaseException:
-        con.close()
+        if new:  # nothing half-made is left behind: the file and the folders made for it go
+            _remove_new(path, folders)
         raise
     return con
+
+
+def _remove_new(path: Path, folders: list[Path]) -> None:
+    """Remove a catalogue file that was being created (and its write-ahead log), then the folders
+    made for it, innermost first."""
+    for file in (path, path.with_name(path.name + ".wal")):
+        file.unlink(missing_ok=True)
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:  # not empty after all: somebody else's now
+            break
 
 
 def check_catalog(run: str, folder, catalog=None) -> None:
@@ -144,10 +163,13 @@ def query(sql: str, catalog=None, params=None):
     path = _path(catalog)
     if not path.exists():
         raise CatalogError(f"no catalogue at {path}: run imperial simulate or imperial import first")
+    _load_pandas()
     with _reader(path) as con:
         try:
             _check_select(con.extract_statements(sql))
             return con.execute(sql, params).df()
+        except duckdb.OutOfMemoryException as exc:
+            raise OutOfMemory(f"out of memory while running the query: {_one_line(exc)}") from None
         except duckdb.PermissionException as exc:
             raise CatalogError(f"query: {_one_line(exc)} (a query reads only the tables of the catalogue's "
                                f"runs)") from None
@@ -156,6 +178,17 @@ def query(sql: str, catalog=None, params=None):
 
 
 # ----- reading -----
+
+def _load_pandas() -> None:
+    """Import pandas here, so that a failure says why: DuckDB's ``.df()`` would blame a missing
+    install for an import that ran out of memory."""
+    try:
+        import pandas  # noqa: F401
+    except ImportError as exc:
+        if out_of_memory(exc):
+            raise OutOfMemory(f"out of memory while loading pandas for the query's result ({exc})") from None
+        raise
+
 
 def _path(catalog) -> Path:
     return Path(catalog) if catalog is not None else default_catalog()
@@ -268,6 +301,8 @@ def _opened(path: Path, open_file):
     """``open_file()``, its DuckDB error (no DuckDB file, locked by another process) as one line."""
     try:
         return open_file()
+    except duckdb.OutOfMemoryException as exc:
+        raise OutOfMemory(f"out of memory while opening the catalogue {path}: {_one_line(exc)}") from None
     except duckdb.Error as exc:
         raise CatalogError(f"catalogue {path}: {_one_line(exc)}") from None
 
