@@ -9,7 +9,6 @@ command-line options, imports, queries. Their counts are in the closing note of 
 
 from __future__ import annotations
 
-import copy
 import json
 import subprocess
 import sys
@@ -20,13 +19,13 @@ from streamlit.testing.v1 import AppTest
 
 from imperial_lab.core.cli import main
 from imperial_lab.core.gamelog import replay
-from imperial_lab.core.games.imperial2030.setups import SETUPS_DIR
 from imperial_lab.core.simulate import simulate
+from tests.bad_input_support import (DELETE, MAX_LINE, changed, log_file, refused, snapshot,  # noqa: F401
+                                     write)  # (refused: a fixture)
 from tests.lab_fixtures import APP_SECONDS
 from tests.test_dashboard_explorer import PAGE, code_span_text
 
-MAX_LINE = 600  # an error line: the message with its quoted input clipped to about 80 characters
-DELETE = object()
+GAME = "imperial2030"
 
 
 # ----- the lab the commands must leave alone -----
@@ -45,62 +44,6 @@ def lab(tmp_path_factory) -> dict:
     lines = log.read_text().splitlines()
     return {"root": root, "catalog": catalog, "log": log, "lines": lines,
             "position": replay(lines[:41]).to_json(), "inputs": root / "inputs"}
-
-
-def snapshot(root: Path) -> dict[str, bytes]:
-    """Every file of the lab (catalogue and runs) and of the shipped setups, by path."""
-    files = {}
-    for base in (root, SETUPS_DIR):
-        for path in sorted(base.rglob("*")):
-            if path.is_file() and "inputs" not in path.relative_to(base).parts:
-                files[str(path)] = path.read_bytes()
-    return files
-
-
-@pytest.fixture
-def refused(lab, capsys, monkeypatch):
-    """``refused(argv..., words)``: run the command, assert it was refused as the standards say."""
-    monkeypatch.chdir(lab["inputs"])  # nothing may be written next to the user either
-    monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(lab["catalog"]))
-
-    def check(argv: list[str], words: str) -> str:
-        before, cwd_before = snapshot(lab["root"]), sorted(p.name for p in lab["inputs"].iterdir())
-        capsys.readouterr()
-        code = main([str(a) for a in argv])
-        out, err = capsys.readouterr()
-        assert code == 2, (code, err)
-        assert out == ""
-        lines = err.splitlines()
-        assert len(lines) == 1, err
-        assert lines[0].startswith("imperial: error: ") and len(lines[0]) <= MAX_LINE, lines[0][:2000]
-        assert words in lines[0], (words, lines[0])
-        assert "Traceback" not in err
-        assert snapshot(lab["root"]) == before, "a refused command changed the catalogue or a run"
-        assert sorted(p.name for p in lab["inputs"].iterdir()) == cwd_before
-        return lines[0]
-    return check
-
-
-def write(lab, name: str, content) -> Path:
-    path = lab["inputs"] / name
-    path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
-    return path
-
-
-def changed(doc: dict, edits: dict) -> dict:
-    """A copy of ``doc`` with ``{"players.0.cash": 5, ...}`` applied (DELETE removes the key)."""
-    doc = copy.deepcopy(doc)
-    for dotted, value in edits.items():
-        *parents, last = dotted.split(".")
-        node = doc
-        for key in parents:
-            node = node[int(key)] if isinstance(node, list) else node[key]
-        key = int(last) if isinstance(node, list) else last
-        if value is DELETE:
-            del node[key]
-        else:
-            node[key] = value
-    return doc
 
 
 def header(config=None, **extra) -> str:
@@ -168,27 +111,23 @@ ACTION_CASES = {  # lines after the real header and deal of the seed-7 game
 }
 
 
-def _log_file(lab, name: str, lines: list) -> Path:
-    return write(lab, name, b"\n".join(x if isinstance(x, bytes) else x.encode() for x in lines) + b"\n")
-
-
 @pytest.mark.parametrize("case", LOG_CASES)
 def test_bad_log_headers(lab, refused, case):
     lines, words = LOG_CASES[case]
-    path = _log_file(lab, "bad.jsonl", lines)
+    path = log_file(lab, "bad.jsonl", lines)
     refused(["replay", path], words)
 
 
 @pytest.mark.parametrize("case", ACTION_CASES)
 def test_bad_log_actions(lab, refused, case):
     lines, words = ACTION_CASES[case]
-    path = _log_file(lab, "bad.jsonl", lab["lines"][:2] + lines)
+    path = log_file(lab, "bad.jsonl", lab["lines"][:2] + lines)
     line = refused(["replay", path], words)
     assert f"bad.jsonl:3:" in line  # the header is line 1, the deal line 2
 
 
 def test_an_action_after_the_end_of_the_game(lab, refused):
-    path = _log_file(lab, "long.jsonl", lab["lines"] + ['{"player": 0, "action": "pass"}'])
+    path = log_file(lab, "long.jsonl", lab["lines"] + ['{"player": 0, "action": "pass"}'])
     refused(["replay", path], f"long.jsonl:{len(lab['lines']) + 1}: 'pass' comes after the end of the game")
 
 
@@ -443,13 +382,13 @@ def test_help_is_no_error(capsys):
 @pytest.mark.parametrize("case", ["not JSON", "seven players", "distribution cash 10^8", "a 5 MB line"])
 def test_an_import_of_bad_logs_writes_nothing(lab, refused, case):
     lines, words = LOG_CASES[case]
-    path = _log_file(lab, "bad.jsonl", lines)
+    path = log_file(lab, "bad.jsonl", lines)
     refused(["import", path, "--run", "fresh", "--catalog", lab["catalog"]], words)
     assert not (lab["inputs"] / "runs").exists()
 
 
 def test_an_import_of_bad_actions_into_an_existing_run_writes_nothing(lab, refused):
-    path = _log_file(lab, "bad.jsonl", lab["lines"][:2] + ['{"player": 0, "action": "dance"}'])
+    path = log_file(lab, "bad.jsonl", lab["lines"][:2] + ['{"player": 0, "action": "dance"}'])
     refused(["import", path, "--run", "club", "--out", lab["root"] / "runs" / "club", "--catalog", lab["catalog"]],
             "unknown action 'dance'")
 
