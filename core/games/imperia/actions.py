@@ -95,7 +95,7 @@ def _parse(w: list[str]) -> tuple:
     if head == "random" and n == 4 and w[1] == "board":
         board, side = _board_side(w[2])
         return RANDOM_BOARD, board, side, _rotation(w[3])
-    if head == "start" and n == 2 and w[1].isdigit() and len(w[1]) == 1:
+    if head == "start" and n == 2 and w[1].isascii() and w[1].isdigit() and len(w[1]) == 1:
         return START, int(w[1])
     if head == "retire" and n == 1:
         return (RETIRE,)

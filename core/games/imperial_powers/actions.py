@@ -110,7 +110,7 @@ def parse_action(text: str) -> tuple:
         return EVENT, _look("event", w[1], text)
     if head in ("d6", "d10") and n == 3:
         sides = 6 if head == "d6" else 10
-        if not (w[2].isdigit() and len(w[2]) <= 2 and 1 <= int(w[2]) <= sides):
+        if not (w[2].isascii() and w[2].isdigit() and len(w[2]) <= 2 and 1 <= int(w[2]) <= sides):
             rule = "§5.7" if sides == 6 else "§2"
             raise NotationError(f"cannot read {clip(text)}: a {head} shows 1..{sides} [RULES.md {rule}]")
         return (DIE if sides == 6 else ROLL), _look("seat", w[1], text), int(w[2])

@@ -112,6 +112,8 @@ def _phase(st) -> list[str]:
             out.append(f"tactics: {st.moves_left} decisions left, moved {st.moved} (R12)")
     elif st.moved:
         out.append("cards marked moved outside the Tactics phase")
+    if st.tactics_log and (not st.game.public_tactics or any(x == y for _, x, y in st.tactics_log)):
+        out.append("tactics: a log of moves under hidden Tactics, or a move to the same region (R12)")
     return out
 
 
