@@ -108,6 +108,8 @@ ACTION_CASES = {  # lines after the real header and deal of the seed-7 game
     "a topup of 10^40": (['{"player": 0, "action": "topup ' + "9" * 40 + '"}'], "expected a number from"),
     "illegal action": (['{"player": 0, "action": "buy RU 9"}'], "[RULES.md"),
     "invalid UTF-8": ([b'{"player": 0, "action": "rondel \xff\xfe"}'], "unknown rondel space"),
+    "a newline inside the action": (['{"player": 0, "action": "rondel\\nfactory"}'], "'\\n' in it"),
+    "a tab inside the action": (['{"player": 0, "action": "rondel\\tfactory"}'], "'\\t' in it"),
 }
 
 
@@ -124,6 +126,17 @@ def test_bad_log_actions(lab, refused, case):
     path = log_file(lab, "bad.jsonl", lab["lines"][:2] + lines)
     line = refused(["replay", path], words)
     assert f"bad.jsonl:3:" in line  # the header is line 1, the deal line 2
+
+
+def test_a_log_file_of_more_than_100000_lines(lab, refused):
+    """The line limit holds for a file as for lines handed over one by one."""
+    path = log_file(lab, "long.jsonl", [lab["lines"][0]] + [""] * 100_000)
+    refused(["replay", path], "long.jsonl:100001: more than 100,000 lines")
+
+
+def test_the_bots_of_a_header_name_one_bot_per_seat(lab, refused):
+    path = log_file(lab, "bad.jsonl", [header(bots=["random"] * 2)])
+    refused(["replay", path], "bad.jsonl:1: header: bots must name one bot per seat (3), got 2")
 
 
 def test_an_action_after_the_end_of_the_game(lab, refused):
@@ -251,6 +264,8 @@ def test_position_files_that_are_no_documents(lab, refused, content, words):
 
 @pytest.mark.parametrize("action, words", [
     ("dance", "cannot parse action 'dance'"),
+    ("build\nmoscow", "'\\n' in it: the words of an action are separated by spaces"),
+    ("build\tmoscow", "'\\t' in it"),
     ("", "cannot parse action ''"),
     ("build " + "atlantis" * 50, "(406 characters)"),
     ("buy RU 9", "[RULES.md"),
@@ -258,6 +273,16 @@ def test_position_files_that_are_no_documents(lab, refused, content, words):
 ])
 def test_apply_refuses_bad_actions(lab, refused, action, words):
     refused(["apply", write(lab, "pos.json", json.dumps(lab["position"])), action], words)
+
+
+def test_a_flag_at_sea_is_a_position_of_the_game(lab, capsys):
+    """§7.4.8 (and scenario T6): a sea region is neutral and takes the flag of its sole occupant, so a
+    position with a flag at sea is read and played (issue 21 asked for it to be refused: the rules say
+    otherwise, and random games plant such flags)."""
+    doc = changed(lab["position"], {"nations.US.flags": lab["position"]["nations"]["US"].get("flags", [])
+                                    + ["caribbean_sea"]})
+    path = write(lab, "pos.json", json.dumps(doc))
+    assert main(["legal", str(path)]) == 0 and "build" in capsys.readouterr().out
 
 
 def test_a_sound_position_is_read(lab, capsys):
@@ -528,3 +553,62 @@ def test_huge_cash_is_refused_at_once_in_bounded_memory(lab, tmp_path, kind, cas
     assert done.returncode == 2, done.stderr[-2000:]
     assert done.stderr.startswith("imperial: error: ") and done.stderr.count("\n") == 1
     assert "must be a whole number 0..10,000" in done.stderr
+
+
+# ----- out of memory (issue 21): one line, exit 2, never a traceback, a hang or a wrong message -----
+
+def test_a_memory_error_ends_a_command_with_one_line(lab, refused, monkeypatch):
+    from imperial_lab.core import cli
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError
+    monkeypatch.setattr(cli, "replay_game", no_memory)
+    refused(["replay", lab["log"]], "out of memory while running imperial replay")
+
+
+def test_pandas_that_cannot_be_loaded_for_lack_of_memory_is_not_called_missing(lab, refused, monkeypatch):
+    """Under ``ulimit -v`` pandas' libraries cannot be mapped; DuckDB called that "'pandas' is required
+    ... but it was not installed"."""
+    import builtins
+
+    real = builtins.__import__
+
+    def mapped(name, *args, **kwargs):
+        if name == "pandas":
+            raise ImportError("pandas/_libs/parsers.so: failed to map segment from shared object")
+        return real(name, *args, **kwargs)
+    monkeypatch.setattr(builtins, "__import__", mapped)
+    refused(["query", "SELECT count(*) FROM games"], "out of memory while loading pandas for the query's result")
+
+
+@pytest.mark.parametrize("how", ["memory error", "dead worker"])
+def test_a_worker_out_of_memory_ends_the_run_with_one_line(lab, capsys, monkeypatch, tmp_path, how):
+    """A worker process of the local cluster that raises MemoryError, or dies (the kernel ends a process
+    that takes too much): the command ends at once with one error line and exit 2, the finished chunks
+    kept. (Workers are forked from this process, so they run the patched chunk player.)"""
+    import os
+    import time
+
+    from imperial_lab.core import simulate as module
+
+    parent, real, tried = os.getpid(), module.run_chunk, tmp_path / "a worker tried"
+
+    def failing(task, after_game=None):
+        if os.getpid() != parent:
+            tried.touch()
+            if how == "dead worker":
+                os._exit(1)
+            raise MemoryError
+        for _ in range(600):  # this process waits for a worker to take a chunk (a slow machine: 60 s)
+            if tried.exists():
+                break
+            time.sleep(0.1)
+        return real(task, after_game)
+    monkeypatch.setattr(module, "run_chunk", failing)
+    capsys.readouterr()
+    code = main(["simulate", "--games", "6", "--players", "2", "--chunk-size", "1", "--workers", "2",
+                 "--out", str(tmp_path / "runs" / "oom"), "--catalog", str(tmp_path / "lab.duckdb")])
+    out, err = capsys.readouterr()
+    lines = [line for line in err.replace("\r", "\n").splitlines() if line.startswith("imperial")]
+    assert code == 2 and lines == [lines[0]] and "Traceback" not in err, err[-3000:]
+    assert lines[0].startswith("imperial: error: out of memory while playing a chunk on a worker process")
