@@ -50,11 +50,13 @@ def chunk_size(games: int) -> int:
 
 
 def check_lineup(bots: list[str], game: str | None = None) -> list[str]:
-    """The canonical specs of a league's line-up for ``game``; SetupError unless there are 2..6."""
+    """The canonical specs of a league's line-up for ``game``; SetupError unless there are as many as
+    the game takes players."""
     specs = [canonical_spec(spec, "--bots", game) for spec in bots]
-    if not MIN_BOTS <= len(specs) <= MAX_BOTS:
-        raise SetupError(f"--bots: a league needs {MIN_BOTS}..{MAX_BOTS} bots, one per seat (the number of "
-                         f"bots is the number of players); got {len(specs)}")
+    low, high = plugin(game).players
+    if not low <= len(specs) <= high:
+        raise SetupError(f"--bots: a league of {plugin(game).title} needs {low}..{high} bots, one per seat (the "
+                         f"number of bots is the number of players); got {len(specs)}")
     return specs
 
 

@@ -464,7 +464,7 @@ def test_the_setups_list_gives_the_games_player_range(capsys):
     (["simulate", "--game", GAME, "--games", "2", "--setup", "chaos", "--out", "runs/x"], "unknown setup 'chaos'"),
     (["simulate", "--game", GAME, "--games", "2", "--bots", "random,random", "--out", "runs/x"], "2 bots named for 4"),
     (["league", "--game", GAME, "--bots", "random,random,random,random,random", "--games", "2"],
-     "must be 2, 3 or 4, got 5"),
+     "a league of Imperia needs 2..4 bots"),
     (["setups", "show", "nothing", "--game", GAME], "unknown setup 'nothing' of Imperia"),
 ])
 def test_bad_options(refused, argv, words):

@@ -406,7 +406,7 @@ def test_the_setups_list_gives_the_games_player_range(capsys):
     (["play", "--game", GAME, "--setup", "chaos"], "unknown setup 'chaos' of Imperial Powers"),
     (["simulate", "--game", GAME, "--games", "2", "--players", "2", "--out", "runs/x"], "got 2"),
     (["simulate", "--game", GAME, "--games", "2", "--setup", "chaos", "--out", "runs/x"], "unknown setup 'chaos'"),
-    (["league", "--game", GAME, "--bots", "random,random", "--games", "2"], "got 2"),
+    (["league", "--game", GAME, "--bots", "random,random", "--games", "2"], "a league of Imperial Powers needs 3..5 bots"),
     (["setups", "show", "nothing", "--game", GAME], "unknown setup 'nothing' of Imperial Powers"),
 ])
 def test_bad_options(refused, argv, words):

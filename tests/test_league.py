@@ -142,7 +142,7 @@ def test_json_output_and_default_name_and_folder(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("bots, games, words", [
-    ("random", "4", "a league needs 2..6 bots, one per seat"),
+    ("random", "4", "a league of Imperial 2030 needs 2..6 bots, one per seat"),
     (",".join(["random"] * 7), "4", "got 7"),
     ("random,random", "0", "argument --games: expected a whole number 1.."),
     ("random,genius", "4", "--bots: 'genius': unknown bot 'genius'"),
