@@ -1,9 +1,10 @@
-"""Position documents one edit away from real ones (issue 21): the reader either refuses the document
+"""Position documents one edit away from real ones (issue 21), in every game: the reader either refuses the document
 with one line, or every action it then lists applies, and a game in play lists at least one.
 
-Real positions are taken from seeded random games of every player count and option that changes
-what a position holds (a drawn start seat, fixed general orders; power assignment, event
-resolution, public Tactics), a few from every phase. Hypothesis then changes one field of one of
+Real positions are taken from seeded random games of every game, of player counts and options that
+change what a position holds (Imperial 2030's variant setup; Imperia's drawn start seat and fixed
+general orders; Imperial Powers' power assignment, event resolution, public Tactics), a few from
+every phase. Hypothesis then changes one field of one of
 them: a number moved a little or far, a value of the same field in another real position, another
 field's value, a list entry dropped or doubled, a key removed, a null. A document the reader takes
 must behave like a position of the game: ``legal`` lists what ``apply`` takes, through the actions'
@@ -28,6 +29,7 @@ from imperial_lab.core.interface import make_game
 from imperial_lab.core.play import play_game
 
 CONFIGS = {
+    "imperial2030": [{"players": 3}, {"players": 4, "setup": "variant"}],
     "imperia": [{"players": 2, "start_seat": None}, {"players": 3}, {"players": 4, "start_seat": None},
                 {"players": 4, "general_orders": "fixed_types_2_mobilise_2_direct",
                  "general_classes": {"orth": 3, "diag": 1}}],
@@ -164,5 +166,6 @@ test_one_edit_is_refused_or_played_many = pytest.mark.slow(_property(SLOW_EXAMPL
 def test_the_real_positions_are_read_and_played(game_name):
     """The base of the edits: every real position is accepted and all its actions apply."""
     docs = real_positions(game_name)
-    assert len({doc["phase"] for doc in docs}) >= 8
+    phases = {doc.get("phase") or (doc.get("decision") or {}).get("kind", "turn_start") for doc in docs}
+    assert len(phases) >= 7, phases
     assert all(check(game_name, doc, "none") for doc in docs)
