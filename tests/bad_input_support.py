@@ -182,3 +182,171 @@ QUERY_CASES = [  # (sql, expected words): one SELECT over the catalogue, nothing
     ("SELECT * FROM read_text('/etc/hostname')", "hostname"),
     ("SELECT * FROM glob('/*')", "query"),
 ]
+
+
+# ----- the tests every game's suite runs over its own cases -----
+#
+# A suite (tests/test_bad_input_<game>.py) imports these tests and ``pytest_generate_tests``; each
+# test reads the suite's GAME and case tables through the argument named after the table:
+# ``format_case`` (made from GAME), ``header_case`` (HEADER_CASES: header line, words),
+# ``position_case`` (POSITION_CASES: base phase, edits, words), ``apply_case`` (APPLY_CASES),
+# ``setup_case`` (SETUP_CASES: file content, words), ``setup_file_case`` (SETUP_FILE_CASES: bytes,
+# words), ``option_case`` (OPTION_CASES: argv, words), ``import_case`` (IMPORT_CASES: names of
+# header cases). LINKED_TABLES names three tables for the symbolic links: one of the run's table
+# folders, the games table (a folder of files), and a table of another game (no folder in the run).
+
+CASE_TABLES = {"header_case": "HEADER_CASES", "position_case": "POSITION_CASES", "apply_case": "APPLY_CASES",
+               "setup_case": "SETUP_CASES", "setup_file_case": "SETUP_FILE_CASES", "option_case": "OPTION_CASES",
+               "import_case": "IMPORT_CASES"}
+UNREADABLE_LOGS = [  # (file name, how to make it, expected words)
+    ("missing", None, "missing.jsonl:1: No such file or directory"),
+    ("folder", lambda p: p.mkdir(), "a folder, not a file to read"),
+    ("huge", lambda p: p.write_bytes(b" " * (8 * 2**20 + 1)), "more than 8,388,608 bytes"),
+]
+NO_DOCUMENTS = [  # position files that are no documents: (content, expected words)
+    ("", "not valid JSON: Expecting value"),
+    ("[" * 100_000, "nested more than 32 levels"),
+    ('{"a": ' * 40 + "1" + "}" * 40, "nested more than 32 levels"),
+    ("[1, 2]", "a position document is a JSON object"),
+    ('{"phase": "turn"}', "a position document is a JSON object with a 'config' object"),
+    (b"\xff\xfe{}", "not valid JSON"),
+]
+
+
+def pytest_generate_tests(metafunc):
+    """Parametrize the shared tests over the case tables of the suite that runs them."""
+    module = metafunc.module
+    for argument, table in CASE_TABLES.items():
+        if argument in metafunc.fixturenames:
+            cases = getattr(module, table)
+            metafunc.parametrize(argument, list(cases.values()) if isinstance(cases, dict) else cases,
+                                 ids=list(cases) if isinstance(cases, dict) else None)
+    if "format_case" in metafunc.fixturenames:
+        cases = format_cases(module.GAME)
+        metafunc.parametrize("format_case", list(cases.values()), ids=list(cases))
+
+
+def test_bad_log_format(lab, refused, format_case):
+    lines, words = format_case
+    refused(["replay", log_file(lab, "bad.jsonl", lines)], words)
+
+
+def test_bad_log_headers(lab, refused, header_case):
+    line, words = header_case
+    refused(["replay", log_file(lab, "bad.jsonl", [line])], words)
+
+
+def test_a_log_file_of_more_than_100000_lines(lab, refused):
+    """The line limit holds for a file as for lines handed over one by one."""
+    path = log_file(lab, "long.jsonl", [lab["lines"][0]] + [""] * 100_000)
+    refused(["replay", path], "long.jsonl:100001: more than 100,000 lines")
+
+
+@pytest.mark.parametrize("name, make, words", UNREADABLE_LOGS)
+def test_log_files_that_cannot_be_read(lab, refused, name, make, words):
+    path = lab["inputs"] / f"{name}.jsonl"
+    if make:
+        make(path)
+    refused(["replay", path], words)
+    if path.is_dir():
+        path.rmdir()
+    path.unlink(missing_ok=True)
+
+
+def test_bad_positions(lab, refused, position_case):
+    base, edits, words = position_case
+    doc = json.loads(json.dumps(lab["positions"][base]))
+    if callable(edits):
+        edits(doc)
+    else:
+        doc = changed(doc, edits)
+    assert "pos.json" in refused(["legal", write(lab, "pos.json", json.dumps(doc))], words)
+
+
+@pytest.mark.parametrize("content, words", NO_DOCUMENTS)
+def test_position_files_that_are_no_documents(lab, refused, content, words):
+    refused(["legal", write(lab, "pos.json", content)], words)
+
+
+def test_the_base_positions_are_read(lab, capsys):
+    """Each position case fails for its own edit: its base position is accepted."""
+    for name, doc in lab["positions"].items():
+        assert main(["legal", str(write(lab, "pos.json", json.dumps(doc)))]) == 0, name
+    capsys.readouterr()
+
+
+def test_apply_refuses_bad_actions(lab, refused, apply_case):
+    base, action, words = apply_case
+    refused(["apply", write(lab, "pos.json", json.dumps(lab["positions"][base])), action], words)
+
+
+@pytest.mark.parametrize("command", ["play", "simulate", "show"])
+def test_bad_setup_files(lab, refused, request, command, setup_case):
+    doc, words = setup_case
+    game, path = request.module.GAME, write(lab, "mine.json", json.dumps(doc))
+    argv = {"play": ["play", "--game", game, "--setup", path],
+            "simulate": ["simulate", "--game", game, "--games", "2", "--setup", path, "--out",
+                         lab["root"] / "runs" / "mine", "--workers", "1"],
+            "show": ["setups", "show", path, "--game", game]}[command]
+    refused(argv, words)
+    assert not (lab["root"] / "runs" / "mine").exists()
+
+
+def test_setup_files_that_are_no_setups(lab, refused, request, setup_file_case):
+    content, words = setup_file_case
+    refused(["play", "--game", request.module.GAME, "--setup", write(lab, "mine.json", content)], words)
+
+
+def test_the_setups_list_gives_the_games_player_range(capsys, request):
+    from imperial_lab.core.registry import plugin
+
+    game = request.module.GAME
+    assert main(["setups", "--game", game]) == 0
+    low, high = plugin(game).players
+    assert f"  {low}-{high}  " in capsys.readouterr().out
+
+
+def test_bad_options(refused, option_case):
+    refused(*option_case)
+
+
+def test_an_import_of_bad_logs_writes_nothing(lab, refused, request, import_case):
+    line, words = request.module.HEADER_CASES[import_case]
+    refused(["import", log_file(lab, "bad.jsonl", [line]), "--game", request.module.GAME, "--run", "fresh",
+             "--catalog", lab["catalog"]], words)
+    assert not (lab["inputs"] / "runs").exists()
+
+
+def test_an_import_into_a_simulated_run(lab, refused):
+    refused(["import", lab["log"], "--run", "small", "--out", lab["root"] / "runs" / "small", "--catalog",
+             lab["catalog"]], "holds a run of kind 'simulate'")
+
+
+@pytest.mark.parametrize("sql, words", QUERY_CASES)
+def test_bad_queries(refused, sql, words):
+    refused(["query", sql], words)
+
+
+@pytest.mark.parametrize("where", ["table folder", "file", "subfolder", "missing table"])
+def test_a_symbolic_link_in_a_run_is_refused(lab, refused, request, where):
+    """A link at a table folder's name, or inside one, would let a query read what it points to
+    (``/``: the whole file system); the query is refused, naming the link."""
+    folder, files, other = request.module.LINKED_TABLES
+    run = lab["root"] / "runs" / "small"
+    link = {"table folder": run / folder, "file": run / files / "chunk-99999.parquet",
+            "subfolder": run / files / "more", "missing table": run / other}[where]
+    if where == "table folder":
+        os.rename(link, link.with_name("kept"))
+    os.symlink("/", link)
+    try:
+        refused(["query", f"SELECT * FROM read_text('{link}/etc/hostname')"], f"{link} is a symbolic link (to /)")
+    finally:
+        link.unlink()
+        if where == "table folder":
+            os.rename(link.with_name("kept"), link)
+
+
+def test_simulate_with_a_scheduler_that_is_not_there(lab, refused, request):
+    refused(["simulate", "--game", request.module.GAME, "--games", "2", "--out", lab["root"] / "runs" / "remote",
+             "--scheduler", "tcp://127.0.0.1:1"], "scheduler")
+    assert not (lab["root"] / "runs" / "remote").exists()

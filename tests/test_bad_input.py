@@ -20,12 +20,16 @@ from streamlit.testing.v1 import AppTest
 from imperial_lab.core.cli import main
 from imperial_lab.core.gamelog import replay
 from imperial_lab.core.simulate import simulate
-from tests.bad_input_support import (DELETE, MAX_LINE, changed, log_file, refused, snapshot,  # noqa: F401
-                                     write)  # (refused: a fixture)
+from tests.bad_input_support import DELETE, MAX_LINE, changed, log_file, snapshot, write
+from tests.bad_input_support import (refused, test_a_log_file_of_more_than_100000_lines,  # noqa: F401
+                                     test_a_symbolic_link_in_a_run_is_refused, test_bad_queries,
+                                     test_log_files_that_cannot_be_read, test_position_files_that_are_no_documents)
+# (shared with the other games' suites: tests/bad_input_support.py)
 from tests.lab_fixtures import APP_SECONDS
 from tests.test_dashboard_explorer import PAGE, code_span_text
 
 GAME = "imperial2030"
+LINKED_TABLES = ("holdings", "games", "im_games")  # a table folder, the games table, another game's
 
 
 # ----- the lab the commands must leave alone -----
@@ -128,12 +132,6 @@ def test_bad_log_actions(lab, refused, case):
     assert f"bad.jsonl:3:" in line  # the header is line 1, the deal line 2
 
 
-def test_a_log_file_of_more_than_100000_lines(lab, refused):
-    """The line limit holds for a file as for lines handed over one by one."""
-    path = log_file(lab, "long.jsonl", [lab["lines"][0]] + [""] * 100_000)
-    refused(["replay", path], "long.jsonl:100001: more than 100,000 lines")
-
-
 def test_the_bots_of_a_header_name_one_bot_per_seat(lab, refused):
     path = log_file(lab, "bad.jsonl", [header(bots=["random"] * 2)])
     refused(["replay", path], "bad.jsonl:1: header: bots must name one bot per seat (3), got 2")
@@ -142,21 +140,6 @@ def test_the_bots_of_a_header_name_one_bot_per_seat(lab, refused):
 def test_an_action_after_the_end_of_the_game(lab, refused):
     path = log_file(lab, "long.jsonl", lab["lines"] + ['{"player": 0, "action": "pass"}'])
     refused(["replay", path], f"long.jsonl:{len(lab['lines']) + 1}: 'pass' comes after the end of the game")
-
-
-@pytest.mark.parametrize("name, make, words", [
-    ("missing", None, "missing.jsonl:1: No such file or directory"),
-    ("folder", lambda p: p.mkdir(), "a folder, not a file to read"),
-    ("huge", lambda p: p.write_bytes(b" " * (8 * 2**20 + 1)), "more than 8,388,608 bytes"),
-])
-def test_log_files_that_cannot_be_read(lab, refused, name, make, words):
-    path = lab["inputs"] / f"{name}.jsonl"
-    if make:
-        make(path)
-    refused(["replay", path], words)
-    if path.is_dir():
-        path.rmdir()
-    path.unlink(missing_ok=True)
 
 
 def test_a_device_is_no_log(refused):
@@ -249,17 +232,6 @@ def test_bad_positions(lab, refused, case):
     path = write(lab, "pos.json", json.dumps(changed(lab["position"], edits)))
     line = refused(["legal", path], words)
     assert "pos.json" in line
-
-
-@pytest.mark.parametrize("content, words", [
-    ("", "not valid JSON: Expecting value"),
-    ("[" * 100_000, "nested more than 32 levels"),
-    ('{"a": ' * 40 + "1" + "}" * 40, "nested more than 32 levels"),
-    ("[1, 2]", "a position document is a JSON object"),
-    (b"\xff\xfe{}", "not valid JSON"),
-])
-def test_position_files_that_are_no_documents(lab, refused, content, words):
-    refused(["legal", write(lab, "pos.json", content)], words)
 
 
 @pytest.mark.parametrize("action, words", [
@@ -461,26 +433,6 @@ def test_simulate_with_a_scheduler_that_is_not_there(lab, refused, address):
 
 
 # ----- queries -----
-
-@pytest.mark.parametrize("sql, words", [
-    ("", "empty"),
-    ("   ", "empty"),
-    ("SELEC 1", "query"),
-    ("SELECT * FROM no_such_table", "no_such_table"),
-    ("COPY games TO 'out.csv'", "COPY"),
-    ("ATTACH 'other.duckdb' AS o", "ATTACH"),
-    ("INSTALL httpfs", "not LOAD"),  # DuckDB's parser files INSTALL under LOAD
-    ("LOAD httpfs", "LOAD"),
-    ("SET enable_external_access = true", "SET"),
-    ("CREATE TABLE t AS SELECT 1", "CREATE"),
-    ("DELETE FROM runs", "DELETE"),
-    ("DROP VIEW games", "DROP"),
-    ("SELECT 1; DELETE FROM runs", "one statement"),
-    ("SELECT * FROM read_csv('/etc/passwd')", "passwd"),
-])
-def test_bad_queries(refused, sql, words):
-    refused(["query", sql], words)
-
 
 def test_a_query_of_a_catalogue_that_does_not_exist(lab, refused):
     refused(["query", "SELECT 1", "--catalog", lab["inputs"] / "none.duckdb"], "none.duckdb")

@@ -12,7 +12,6 @@ in a run folder included) and simulations. ``scripts/bad_input_report.py`` count
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
@@ -22,9 +21,18 @@ from imperial_lab.core.gamelog import write_log
 from imperial_lab.core.games.imperial_powers.data import data
 from imperial_lab.core.play import play_game
 from imperial_lab.core.simulate import simulate
-from tests.bad_input_support import (ACTION_LINE_CASES, DELETE, QUERY_CASES, changed, format_cases, log_file,  # noqa: F401
-                                     refused, write)  # (refused: a fixture)
+from tests.bad_input_support import ACTION_LINE_CASES, DELETE, log_file, write
+from tests.bad_input_support import (pytest_generate_tests, refused, test_a_log_file_of_more_than_100000_lines,  # noqa: F401
+                                     test_a_symbolic_link_in_a_run_is_refused, test_an_import_into_a_simulated_run,
+                                     test_an_import_of_bad_logs_writes_nothing, test_apply_refuses_bad_actions,
+                                     test_bad_log_format, test_bad_log_headers, test_bad_options, test_bad_positions,
+                                     test_bad_queries, test_bad_setup_files, test_log_files_that_cannot_be_read,
+                                     test_position_files_that_are_no_documents, test_setup_files_that_are_no_setups,
+                                     test_simulate_with_a_scheduler_that_is_not_there,
+                                     test_the_base_positions_are_read, test_the_setups_list_gives_the_games_player_range)
+# (the shared tests run over this module's GAME and case tables: tests/bad_input_support.py)
 
+LINKED_TABLES = ("ip_events", "ip_games", "im_games")  # a table folder, the games table, another game's
 GAME = "imperial_powers"
 CONFIG = {"game": GAME, "players": 3}
 D = data()
@@ -59,8 +67,6 @@ def header(**config) -> str:
 
 # ----- move logs (imperial replay; the same files through import below) -----
 
-FORMAT_CASES = format_cases(GAME)
-
 HEADER_CASES = {  # the header's config and metadata: id -> (header line, expected words)
     "two players": (header(players=2), "config.players: must be one of [3, 4, 5], got 2"),
     "six players": (header(players=6), "config.players: must be one of [3, 4, 5], got 6"),
@@ -89,18 +95,6 @@ HEADER_CASES = {  # the header's config and metadata: id -> (header line, expect
 }
 
 
-@pytest.mark.parametrize("case", FORMAT_CASES)
-def test_bad_log_format(lab, refused, case):
-    lines, words = FORMAT_CASES[case]
-    refused(["replay", log_file(lab, "bad.jsonl", lines)], words)
-
-
-@pytest.mark.parametrize("case", HEADER_CASES)
-def test_bad_log_headers(lab, refused, case):
-    line, words = HEADER_CASES[case]
-    refused(["replay", log_file(lab, "bad.jsonl", [line])], words)
-
-
 ACTION_CASES = {  # after the real header and seat A's setup roll (chance rolls for B next): id -> (line, words)
     **ACTION_LINE_CASES,
     "a seat for chance": ('{"player": 1, "action": "d10 B 5"}', "'player': 1 is not the one to decide"),
@@ -126,26 +120,6 @@ def test_bad_log_actions(lab, refused, case):
 def test_an_action_after_the_end_of_the_game(lab, refused):
     path = log_file(lab, "long.jsonl", lab["lines"] + ['{"player": 0, "action": "pass"}'])
     refused(["replay", path], f"long.jsonl:{len(lab['lines']) + 1}: 'pass' comes after the end of the game")
-
-
-def test_a_log_file_of_more_than_100000_lines(lab, refused):
-    path = log_file(lab, "long.jsonl", [lab["lines"][0]] + [""] * 100_000)
-    refused(["replay", path], "long.jsonl:100001: more than 100,000 lines")
-
-
-@pytest.mark.parametrize("name, make, words", [
-    ("missing", None, "missing.jsonl:1: No such file or directory"),
-    ("folder", lambda p: p.mkdir(), "a folder, not a file to read"),
-    ("huge", lambda p: p.write_bytes(b" " * (8 * 2**20 + 1)), "more than 8,388,608 bytes"),
-])
-def test_log_files_that_cannot_be_read(lab, refused, name, make, words):
-    path = lab["inputs"] / f"{name}.jsonl"
-    if make:
-        make(path)
-    refused(["replay", path], words)
-    if path.is_dir():
-        path.rmdir()
-    path.unlink(missing_ok=True)
 
 
 # ----- position documents (imperial legal) -----
@@ -300,35 +274,6 @@ POSITION_CASES = {  # id: (base phase, edits {dotted: value} or a function of th
 }
 
 
-@pytest.mark.parametrize("case", POSITION_CASES)
-def test_bad_positions(lab, refused, case):
-    base, edits, words = POSITION_CASES[case]
-    doc = json.loads(json.dumps(lab["positions"][base]))
-    if callable(edits):
-        edits(doc)
-    else:
-        doc = changed(doc, edits)
-    assert "pos.json" in refused(["legal", write(lab, "pos.json", json.dumps(doc))], words)
-
-
-@pytest.mark.parametrize("content, words", [
-    ("", "not valid JSON: Expecting value"),
-    ("[" * 100_000, "nested more than 32 levels"),
-    ("[1, 2]", "a position document is a JSON object"),
-    ('{"game": "imperial_powers"}', "a position document is a JSON object with a 'config' object"),
-    (b"\xff\xfe{}", "not valid JSON"),
-])
-def test_position_files_that_are_no_documents(lab, refused, content, words):
-    refused(["legal", write(lab, "pos.json", content)], words)
-
-
-def test_the_base_positions_are_read(lab, capsys):
-    """Each case above fails for its own edit: its base position is accepted."""
-    for name, doc in lab["positions"].items():
-        assert main(["legal", str(write(lab, "pos.json", json.dumps(doc)))]) == 0, name
-    capsys.readouterr()
-
-
 APPLY_CASES = [  # (base phase, action, expected words)
     ("bid", "dance", "cannot read the Imperial Powers action 'dance'"),
     ("bid", "", "cannot read the Imperial Powers action ''"),
@@ -340,11 +285,6 @@ APPLY_CASES = [  # (base phase, action, expected words)
     ("setup_roll_start", "d10 B 5", "not a possible chance outcome here"),
     ("over", "pass", "the game is over"),
 ]
-
-
-@pytest.mark.parametrize("base, action, words", APPLY_CASES)
-def test_apply_refuses_bad_actions(lab, refused, base, action, words):
-    refused(["apply", write(lab, "pos.json", json.dumps(lab["positions"][base])), action], words)
 
 
 # ----- setup files (imperial play --setup, simulate --setup, setups show) -----
@@ -362,26 +302,11 @@ SETUP_CASES = {  # id: (file content, expected words)
 }
 
 
-@pytest.mark.parametrize("case", SETUP_CASES)
-@pytest.mark.parametrize("command", ["play", "simulate", "show"])
-def test_bad_setup_files(lab, refused, command, case):
-    doc, words = SETUP_CASES[case]
-    path = write(lab, "mine.json", json.dumps(doc))
-    argv = {"play": ["play", "--game", GAME, "--setup", path],
-            "simulate": ["simulate", "--game", GAME, "--games", "2", "--setup", path, "--out",
-                         lab["root"] / "runs" / "mine", "--workers", "1"],
-            "show": ["setups", "show", path, "--game", GAME]}[command]
-    refused(argv, words)
-    assert not (lab["root"] / "runs" / "mine").exists()
-
-
-@pytest.mark.parametrize("content, words", [
+SETUP_FILE_CASES = [  # (bytes, expected words)
     (b"{" + b" " * (8 * 2**20) + b"}", "more than 8,388,608 bytes"),
     (b"{oops", "not valid JSON"),
     (b'{"game": "imperial_powers", "tie_rule": 7}', "config.tie_rule: must be one of"),
-])
-def test_setup_files_that_are_no_setups(lab, refused, content, words):
-    refused(["play", "--game", GAME, "--setup", write(lab, "mine.json", content)], words)
+]
 
 
 def test_a_valid_setup_file_is_shown(lab, capsys):
@@ -391,14 +316,9 @@ def test_a_valid_setup_file_is_shown(lab, capsys):
     assert shown["description"] == "short" and shown["config"]["turns"] == 4 and shown["players"] == 5
 
 
-def test_the_setups_list_gives_the_games_player_range(capsys):
-    assert main(["setups", "--game", GAME]) == 0
-    assert "3-5" in capsys.readouterr().out
-
-
 # ----- command-line options -----
 
-@pytest.mark.parametrize("argv, words", [
+OPTION_CASES = [  # (argv, expected words)
     (["play", "--game", GAME, "--players", "2"], "config.players: must be one of [3, 4, 5], got 2"),
     (["play", "--game", GAME, "--players", "6"], "config.players: must be one of [3, 4, 5], got 6"),
     (["play", "--game", GAME, "--bots", "random,random"], "2 bots named for 4 players"),
@@ -408,19 +328,12 @@ def test_the_setups_list_gives_the_games_player_range(capsys):
     (["simulate", "--game", GAME, "--games", "2", "--setup", "chaos", "--out", "runs/x"], "unknown setup 'chaos'"),
     (["league", "--game", GAME, "--bots", "random,random", "--games", "2"], "a league of Imperial Powers needs 3..5 bots"),
     (["setups", "show", "nothing", "--game", GAME], "unknown setup 'nothing' of Imperial Powers"),
-])
-def test_bad_options(refused, argv, words):
-    refused(argv, words)
+]
 
 
 # ----- imports -----
 
-@pytest.mark.parametrize("case", ["two players", "zero turns", "bots for four seats of three"])
-def test_an_import_of_bad_logs_writes_nothing(lab, refused, case):
-    line, words = HEADER_CASES[case]
-    refused(["import", log_file(lab, "bad.jsonl", [line]), "--game", GAME, "--run", "fresh", "--catalog",
-             lab["catalog"]], words)
-    assert not (lab["inputs"] / "runs").exists()
+IMPORT_CASES = ["two players", "zero turns", "bots for four seats of three"]  # header cases, imported
 
 
 def test_an_import_of_bad_actions_into_an_existing_run_writes_nothing(lab, refused):
@@ -429,44 +342,8 @@ def test_an_import_of_bad_actions_into_an_existing_run_writes_nothing(lab, refus
             "cannot read the Imperial Powers action 'dance'")
 
 
-def test_an_import_into_a_simulated_run(lab, refused):
-    refused(["import", lab["log"], "--run", "small", "--out", lab["root"] / "runs" / "small", "--catalog",
-             lab["catalog"]], "holds a run of kind 'simulate'")
-
-
-# ----- queries (the sandbox: one SELECT over the tables of the catalogue's runs) -----
-
-@pytest.mark.parametrize("sql, words", QUERY_CASES)
-def test_bad_queries(refused, sql, words):
-    refused(["query", sql], words)
-
-
-@pytest.mark.parametrize("where", ["table folder", "file", "subfolder", "missing table"])
-def test_a_symbolic_link_in_a_run_is_refused(lab, refused, where):
-    """A link at a table folder's name, or inside one, would let a query read what it points to
-    (``/``: the whole file system); the query is refused, naming the link."""
-    run = lab["root"] / "runs" / "small"
-    link = {"table folder": run / "ip_events", "file": run / "ip_games" / "chunk-99999.parquet",
-            "subfolder": run / "ip_games" / "more", "missing table": run / "im_games"}[where]
-    if where == "table folder":
-        os.rename(link, link.with_name("kept"))
-    os.symlink("/", link)
-    try:
-        refused(["query", f"SELECT * FROM read_text('{link}/etc/hostname')"], f"{link} is a symbolic link (to /)")
-    finally:
-        link.unlink()
-        if where == "table folder":
-            os.rename(link.with_name("kept"), link)
-
-
 # ----- simulate: refused before a game is played -----
 
 def test_simulate_into_a_run_with_other_parameters(lab, refused):
     refused(["simulate", "--game", GAME, "--games", "3", "--players", "3", "--setup", "default", "--bots", "random",
              "--out", lab["root"] / "runs" / "small", "--workers", "1"], "holds a run with other parameters")
-
-
-def test_simulate_with_a_scheduler_that_is_not_there(lab, refused):
-    refused(["simulate", "--game", GAME, "--games", "2", "--out", lab["root"] / "runs" / "remote", "--scheduler",
-             "tcp://127.0.0.1:1"], "scheduler")
-    assert not (lab["root"] / "runs" / "remote").exists()
