@@ -22,7 +22,9 @@ from pathlib import Path
 import pytest
 
 from imperial_lab.core.cli import main
+from imperial_lab.core.gamelog import write_log
 from imperial_lab.core.games.imperial2030.setups import SETUPS_DIR
+from imperial_lab.core.simulate import simulate
 
 MAX_LINE = 600  # an error line: the message with its quoted input clipped to about 80 characters
 DELETE = object()
@@ -112,6 +114,22 @@ def changed(doc: dict, edits: dict) -> dict:
 
 def log_file(lab, name: str, lines: list) -> Path:
     return write(lab, name, b"\n".join(x if isinstance(x, bytes) else x.encode() for x in lines) + b"\n")
+
+
+def make_lab(root: Path, game: str, played, seed: int, positions: dict, simulated_players: int) -> dict:
+    """The lab of a suite: a catalogue with a small simulated run ("small", 2 games of
+    ``simulated_players`` random bots) and the played game's log imported as run "club"; the log's
+    lines and the suite's ``positions`` (phase -> position document) come with it."""
+    catalog, inputs = root / "lab.duckdb", root / "inputs"
+    inputs.mkdir()
+    simulate(root / "runs" / "small", 2, simulated_players, "default", ["random"] * simulated_players, 1,
+             catalog=catalog, progress=False, game=game)
+    log = inputs / "game.jsonl"
+    write_log(log, played, seed=seed, bots=["random"] * played.config["players"])
+    assert main(["import", str(log), "--game", game, "--run", "club", "--out", str(root / "runs" / "club"),
+                 "--catalog", str(catalog)]) == 0
+    return {"root": root, "catalog": catalog, "inputs": inputs, "log": log, "lines": log.read_text().splitlines(),
+            "positions": positions}
 
 
 # ----- cases that read alike in every game -----

@@ -17,13 +17,11 @@ import pytest
 
 from imperial_lab.core.bots import RandomBot
 from imperial_lab.core.cli import main
-from imperial_lab.core.gamelog import write_log
 from imperial_lab.core.games.imperia.actions import WARLORD
 from imperial_lab.core.games.imperia.game import Imperia
 from imperial_lab.core.games.imperia.position import build
 from imperial_lab.core.play import play_game
-from imperial_lab.core.simulate import simulate
-from tests.bad_input_support import ACTION_LINE_CASES, DELETE, log_file, write
+from tests.bad_input_support import ACTION_LINE_CASES, DELETE, log_file, make_lab, write
 from tests.bad_input_support import (pytest_generate_tests, refused, test_a_log_file_of_more_than_100000_lines,  # noqa: F401
                                      test_a_symbolic_link_in_a_run_is_refused, test_an_import_into_a_simulated_run,
                                      test_an_import_of_bad_logs_writes_nothing, test_apply_refuses_bad_actions,
@@ -49,12 +47,8 @@ class PatientBot(RandomBot):
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory) -> dict:
-    """A catalogue with a small simulated run and an imported game, that game's log, and a position of
-    each phase of it (the first of each; ``turn`` one halfway, ``late_turn`` the last)."""
-    root = tmp_path_factory.mktemp("lab")
-    catalog, inputs = root / "lab.duckdb", root / "inputs"
-    inputs.mkdir()
-    simulate(root / "runs" / "small", 2, 2, "default", ["random"] * 2, 1, catalog=catalog, progress=False, game=GAME)
+    """The lab (``make_lab``) with a position of each phase of its imported game (the first of each;
+    ``turn`` one halfway, ``late_turn`` the last)."""
     positions: dict[str, dict] = {}
     turns: list[dict] = []
 
@@ -65,12 +59,7 @@ def lab(tmp_path_factory) -> dict:
 
     played = play_game(CONFIG, [PatientBot(p) for p in range(3)], 2, on_step=keep)
     positions["turn"], positions["late_turn"] = turns[len(turns) // 2], turns[-1]  # with stacks on the board
-    log = inputs / "game.jsonl"
-    write_log(log, played, seed=2, bots=["random"] * 3)
-    assert main(["import", str(log), "--game", GAME, "--run", "club", "--out", str(root / "runs" / "club"),
-                 "--catalog", str(catalog)]) == 0
-    return {"root": root, "catalog": catalog, "inputs": inputs, "log": log, "lines": log.read_text().splitlines(),
-            "positions": positions}
+    return make_lab(tmp_path_factory.mktemp("lab"), GAME, played, 2, positions, simulated_players=2)
 
 
 def header(**config) -> str:

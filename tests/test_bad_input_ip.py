@@ -17,11 +17,9 @@ import pytest
 
 from imperial_lab.core.bots import RandomBot
 from imperial_lab.core.cli import main
-from imperial_lab.core.gamelog import write_log
 from imperial_lab.core.games.imperial_powers.data import data
 from imperial_lab.core.play import play_game
-from imperial_lab.core.simulate import simulate
-from tests.bad_input_support import ACTION_LINE_CASES, DELETE, log_file, write
+from tests.bad_input_support import ACTION_LINE_CASES, DELETE, log_file, make_lab, write
 from tests.bad_input_support import (pytest_generate_tests, refused, test_a_log_file_of_more_than_100000_lines,  # noqa: F401
                                      test_a_symbolic_link_in_a_run_is_refused, test_an_import_into_a_simulated_run,
                                      test_an_import_of_bad_logs_writes_nothing, test_apply_refuses_bad_actions,
@@ -40,12 +38,7 @@ D = data()
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory) -> dict:
-    """A catalogue with a small simulated run and an imported game, that game's log, and the first
-    position of each phase of it."""
-    root = tmp_path_factory.mktemp("lab")
-    catalog, inputs = root / "lab.duckdb", root / "inputs"
-    inputs.mkdir()
-    simulate(root / "runs" / "small", 2, 3, "default", ["random"] * 3, 1, catalog=catalog, progress=False, game=GAME)
+    """The lab (``make_lab``) with the first position of each phase of its imported game."""
     positions: dict[str, dict] = {}
 
     def keep(state, player, action, events):
@@ -53,12 +46,7 @@ def lab(tmp_path_factory) -> dict:
 
     played = play_game(CONFIG, [RandomBot(p) for p in range(3)], 5, on_step=keep)
     positions["setup_roll_start"] = played.state.game.new_initial_state().to_json()
-    log = inputs / "game.jsonl"
-    write_log(log, played, seed=5, bots=["random"] * 3)
-    assert main(["import", str(log), "--game", GAME, "--run", "club", "--out", str(root / "runs" / "club"),
-                 "--catalog", str(catalog)]) == 0
-    return {"root": root, "catalog": catalog, "inputs": inputs, "log": log, "lines": log.read_text().splitlines(),
-            "positions": positions}
+    return make_lab(tmp_path_factory.mktemp("lab"), GAME, played, 5, positions, simulated_players=3)
 
 
 def header(**config) -> str:
