@@ -5,12 +5,17 @@ across runs is one SQL query:
     SELECT run, count(*) FROM games GROUP BY run
 
 The views list the files of finished chunks by name; they are rebuilt whenever a run is
-registered (a resumed run registers again), and skip runs whose folder has gone or is damaged.
+registered (a resumed run registers again), in the same transaction as its row of ``runs``, so a
+command killed half-way leaves the catalogue as it was before: it never lists a run whose rows a
+query cannot see. They skip runs whose folder has gone or is damaged; a reader leaves out, with a
+warning, a run whose folder has gone since (``runs`` too).
 
 Readers are sandboxed: ``connect(read_only=True)`` attaches the file read-only to a private
-in-memory database that may read only the table folders of the registered runs (DuckDB's
-``allowed_directories``, then ``enable_external_access = false`` and ``lock_configuration``), and
-``query`` runs a single SELECT. So a query can neither write nor read any other file.
+in-memory database that may read only the table folders of the registered runs that exist, as real
+paths (DuckDB's ``allowed_directories``, then ``enable_external_access = false`` and
+``lock_configuration``), and ``query`` runs a single SELECT. A run whose folder, table folders or
+anything inside them is a symbolic link is refused (a link to ``/`` would open the whole file
+system to a query). So a query can neither write nor read any other file.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from typing import Any
 import duckdb
 
 from imperial_lab.core import runstore
-from imperial_lab.core.errors import ImperialError
+from imperial_lab.core.errors import ImperialError, OutOfMemory, out_of_memory
 from imperial_lab.core.files import user_folder
 from imperial_lab.core.runstore import RunError
 from imperial_lab.core.tables import all_tables
@@ -75,17 +80,36 @@ def connect(catalog=None, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     if read_only:
         return _reader(path)
     _check_place(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    con = _opened(path, lambda: duckdb.connect(str(path)))
+    new = not path.exists()
+    folders = [folder for folder in (path.parent, *path.parent.parents) if not folder.exists()]
     try:
-        _check_is_catalogue(con, path)
-        con.execute(RUNS_TABLE)
-        if not _views_exist(con):
-            _create_views(con)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        con = _opened(path, lambda: duckdb.connect(str(path)))
+        try:
+            _check_is_catalogue(con, path)
+            con.execute(RUNS_TABLE)
+            if not _views_exist(con):
+                _create_views(con)
+        except BaseException:
+            con.close()
+            raise
     except BaseException:
-        con.close()
+        if new:  # nothing half-made is left behind: the file and the folders made for it go
+            _remove_new(path, folders)
         raise
     return con
+
+
+def _remove_new(path: Path, folders: list[Path]) -> None:
+    """Remove a catalogue file that was being created (and its write-ahead log), then the folders
+    made for it, innermost first."""
+    for file in (path, path.with_name(path.name + ".wal")):
+        file.unlink(missing_ok=True)
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:  # not empty after all: somebody else's now
+            break
 
 
 def check_catalog(run: str, folder, catalog=None) -> None:
@@ -112,13 +136,17 @@ def register_run(folder, status: str, catalog=None) -> dict:
         clash = _clash(con, row["name"], folder)
         if clash:
             raise CatalogError(clash)
+        # One transaction: the row and the views that show its rows are committed together or not at all.
+        con.begin()
         con.execute("DELETE FROM runs WHERE name = ?", [row["name"]])
         try:
             con.execute(f"INSERT INTO runs ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
                         list(row.values()))
         except duckdb.Error as exc:  # e.g. a number of run.json beyond the column's type
+            con.rollback()
             raise CatalogError(f"{folder}: cannot register the run: {_one_line(exc)}") from None
         _create_views(con)
+        con.commit()
     return row
 
 
@@ -136,10 +164,13 @@ def query(sql: str, catalog=None, params=None):
     path = _path(catalog)
     if not path.exists():
         raise CatalogError(f"no catalogue at {path}: run imperial simulate or imperial import first")
+    _load_pandas()
     with _reader(path) as con:
         try:
             _check_select(con.extract_statements(sql))
             return con.execute(sql, params).df()
+        except duckdb.OutOfMemoryException as exc:
+            raise OutOfMemory(f"out of memory while running the query: {_one_line(exc)}") from None
         except duckdb.PermissionException as exc:
             raise CatalogError(f"query: {_one_line(exc)} (a query reads only the tables of the catalogue's "
                                f"runs)") from None
@@ -148,6 +179,17 @@ def query(sql: str, catalog=None, params=None):
 
 
 # ----- reading -----
+
+def _load_pandas() -> None:
+    """Import pandas here, so that a failure says why: DuckDB's ``.df()`` would blame a missing
+    install for an import that ran out of memory."""
+    try:
+        import pandas  # noqa: F401
+    except ImportError as exc:
+        if out_of_memory(exc):
+            raise OutOfMemory(f"out of memory while loading pandas for the query's result ({exc})") from None
+        raise
+
 
 def _path(catalog) -> Path:
     return Path(catalog) if catalog is not None else default_catalog()
@@ -159,15 +201,19 @@ def _reader(path: Path) -> duckdb.DuckDBPyConnection:
     instance's, so they could not be set again for a second reader (nor for a writer)."""
     con = duckdb.connect(":memory:", config=READER_CONFIG)
     try:
-        has_runs = False
+        has_runs, gone = False, []
         if path.exists():
             quoted = str(path).replace("'", "''")
             _opened(path, lambda: con.execute(f"ATTACH '{quoted}' AS {ALIAS} (READ_ONLY)"))
             con.execute(f"USE {ALIAS}")
             has_runs = _check_is_catalogue(con, path)
-        if not _views_exist(con):  # a missing or empty file, or a writer stopped before the views: made here
+            gone = _gone_runs(con) if has_runs else []
+        if gone or not _views_exist(con):  # a missing or empty file, a run folder that has gone: made here
             con.execute("USE memory")
-            con.execute(f"CREATE TABLE runs AS FROM {ALIAS}.runs" if has_runs else RUNS_TABLE)
+            if has_runs:
+                con.execute(f"CREATE TABLE runs AS FROM {ALIAS}.runs WHERE NOT list_contains(?, name)", [gone])
+            else:
+                con.execute(RUNS_TABLE)
             _create_views(con)
         # The order matters: the folders can no longer be set once external access is off.
         con.execute(f"SET allowed_directories = {_sql_list(_table_folders(con))}")
@@ -179,11 +225,61 @@ def _reader(path: Path) -> duckdb.DuckDBPyConnection:
     return con
 
 
+def _gone_runs(con) -> list[str]:
+    """The names of the registered runs whose folder has gone, each named in a warning: they are
+    left out of the reader's ``runs`` and views (whose files would be missing)."""
+    gone = []
+    for name, path in con.execute("SELECT name, path FROM runs ORDER BY name").fetchall():
+        if not Path(path).is_dir():
+            log.warning("imperial: warning: the run %r is left out of queries: its folder %s has gone", name, path)
+            gone.append(name)
+    return gone
+
+
 def _table_folders(con) -> list[str]:
-    """The folders the views read: each table's folder in each registered run (with a slash, since
-    DuckDB allows every path that starts with one)."""
-    runs = [Path(path) for (path,) in con.execute("SELECT path FROM runs").fetchall()]
-    return [f"{folder / table}{os.sep}" for folder in runs for table in all_tables()]
+    """The folders the views read: each table folder that exists in a registered run (with a slash,
+    since DuckDB allows every path that starts with one). CatalogError for a run whose folder or
+    table folders are symbolic links or hold one: DuckDB allows a path by its text, so a link would
+    let a query read wherever it points."""
+    folders = []
+    for name, path in con.execute("SELECT name, path FROM runs ORDER BY name").fetchall():
+        run = Path(path)
+        if run.is_dir():
+            folders += _real_table_folders(name, run)
+    return folders
+
+
+def _real_table_folders(name: str, run: Path) -> list[str]:
+    if run.resolve() != run:
+        raise CatalogError(f"run {name!r}: its folder {run} is a symbolic link or has one on its way (to "
+                           f"{run.resolve()}); a query reads only real folders: register the run at its real place")
+    found = []
+    for table in all_tables():
+        folder = run / table
+        if folder.is_symlink():
+            _refuse_link(name, folder)
+        if folder.is_dir():
+            _check_no_links(name, folder)
+            found.append(f"{folder}{os.sep}")
+    return found
+
+
+def _check_no_links(name: str, folder: Path) -> None:
+    """Refuse a symbolic link anywhere under ``folder`` (without following any: ``scandir`` tells a
+    link from what it points to without a further system call)."""
+    todo = [folder]
+    while todo:
+        with os.scandir(todo.pop()) as entries:
+            for entry in entries:
+                if entry.is_symlink():
+                    _refuse_link(name, Path(entry.path))
+                if entry.is_dir(follow_symlinks=False):
+                    todo.append(Path(entry.path))
+
+
+def _refuse_link(name: str, link: Path):
+    raise CatalogError(f"run {name!r}: {link} is a symbolic link (to {os.readlink(link)}); a run's tables must be "
+                       f"real files inside its folder: remove the link")
 
 
 def _check_select(statements) -> None:
@@ -206,6 +302,8 @@ def _opened(path: Path, open_file):
     """``open_file()``, its DuckDB error (no DuckDB file, locked by another process) as one line."""
     try:
         return open_file()
+    except duckdb.OutOfMemoryException as exc:
+        raise OutOfMemory(f"out of memory while opening the catalogue {path}: {_one_line(exc)}") from None
     except duckdb.Error as exc:
         raise CatalogError(f"catalogue {path}: {_one_line(exc)}") from None
 

@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from imperial_lab.core.bots import make_bot, parse_bot_list, seat_bots
-from imperial_lab.core.errors import ImperialError, NotationError, SetupError
+from imperial_lab.core.errors import ImperialError, NotationError, SetupError, out_of_memory
 from imperial_lab.core.files import package_path
 from imperial_lab.core.gamelog import MAX_SEED, replay_game, write_log
 from imperial_lab.core.interface import make_game, seat_name
@@ -115,6 +115,13 @@ def _run(argv: list[str] | None) -> int:
         raise
     except (ImperialError, OSError) as exc:
         print(f"imperial: error: {_one_line(exc)}", file=sys.stderr)
+        return ERROR_EXIT
+    except (MemoryError, ImportError) as exc:
+        if not out_of_memory(exc):
+            raise
+        command = " ".join((sys.argv[1:] if argv is None else argv)[:1])
+        print(f"imperial: error: out of memory while running imperial {command}: {_one_line(exc) or type(exc).__name__} "
+              f"(free some memory, or ask for less: fewer --workers, a smaller --chunk-size)", file=sys.stderr)
         return ERROR_EXIT
     finally:
         if notes is not None:
@@ -594,8 +601,8 @@ def _setups_list(args) -> int:
     if args.json:
         print(json.dumps(rows))
         return 0
-    low, high = plugin(args.game).players
     width = max(len(row["name"]) for row in rows)
+    low, high = plugin(args.game).players  # a setup for any count takes the game's range
     print(f"{'name':{width}}  players  description")
     for row in rows:
         players = f"{low}-{high}" if row["players"] is None else str(row["players"])

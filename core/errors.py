@@ -37,3 +37,17 @@ class LogError(ImperialError):
 
     def __reduce__(self):  # pickled by st.cache_data (a partial timeline keeps its error)
         return type(self), (self.file, self.line, self.why)
+
+
+class OutOfMemory(ImperialError):
+    """The machine (or a limit such as ``ulimit -v``) ran out of memory: the message says while doing what."""
+
+
+def out_of_memory(exc: BaseException) -> bool:
+    """Whether ``exc`` says that memory ran out: a MemoryError, DuckDB's out-of-memory error, a worker
+    process that died (Dask's KilledWorker: the kernel ends a process that takes too much), or a
+    library that could not be mapped into memory (its import fails with ENOMEM)."""
+    name = type(exc).__name__
+    return (isinstance(exc, MemoryError) or name in ("OutOfMemoryException", "KilledWorker")
+            or (isinstance(exc, ImportError) and not isinstance(exc, ModuleNotFoundError)
+                and any(words in str(exc) for words in ("failed to map segment", "Cannot allocate memory"))))

@@ -78,14 +78,17 @@ def _parse(source) -> tuple[str, int, dict, list[tuple[int, int, str]]]:
 
 
 def _lines(source) -> tuple[str, list[str]]:
-    """A path (str or Path) is read from disk; anything else is taken as an iterable of lines."""
+    """A path (str or Path) is read from disk; anything else is taken as an iterable of lines. Either
+    holds at most MAX_LINES lines."""
     if isinstance(source, (str, Path)):
+        name = str(source)
         # Undecodable bytes become U+FFFD, so they surface as a located parse error, not a crash.
         try:
-            return str(source), read_text(source, ImperialError, MAX_FILE_BYTES).splitlines()
+            source = read_text(source, ImperialError, MAX_FILE_BYTES).splitlines()
         except ImperialError as exc:
-            raise LogError(str(source), 1, str(exc).removeprefix(f"{source}: ")) from None
-    name = getattr(source, "name", "<lines>")
+            raise LogError(name, 1, str(exc).removeprefix(f"{name}: ")) from None
+    else:
+        name = getattr(source, "name", "<lines>")
     lines: list[str] = []
     for line in source:
         if len(lines) == MAX_LINES:
@@ -158,6 +161,10 @@ def replay_game(source, on_start=None, on_step=None) -> PlayedGame:
     """
     name, header_line, header, records = _parse(source)
     game, state = _start(name, header_line, header["config"])
+    bots = header.get("bots")
+    if bots is not None and len(bots) != game.num_players:
+        raise LogError(name, header_line, f"header: bots must name one bot per seat ({game.num_players}), "
+                                          f"got {len(bots)}")
     if on_start is not None:
         on_start(state, header)
     played = PlayedGame(game.config, state)

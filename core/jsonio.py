@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from imperial_lab.core.errors import ImperialError
+from imperial_lab.core.errors import ImperialError, NotationError
 
 MAX_DEPTH = 32  # the deepest document of the lab (a position) nests 5 levels
 MAX_FILE_BYTES = 8 * 2**20  # a logged game is about 50 KB; a position or setup about 10 KB
@@ -28,6 +28,16 @@ def clip(value, limit: int = QUOTE_LIMIT) -> str:
         return text
     size = len(value) if isinstance(value, str) else len(text)
     return f"{text[:limit - 1]}… ({size:,} characters)"
+
+
+def action_words(text: str) -> list[str]:
+    """The words of an action's text form, which are separated by spaces: any other white space (a
+    line break, a tab) is a NotationError, so that an action is one line as a move log writes it."""
+    if not text.isprintable() and any(c.isspace() and c != " " for c in text):
+        bad = next(c for c in text if c.isspace() and c != " ")
+        raise NotationError(f"cannot parse action {clip(text)}: {bad!r} in it: the words of an action are "
+                            f"separated by spaces")
+    return text.split()
 
 
 class JSONInputError(ImperialError):

@@ -16,6 +16,7 @@ from imperial_lab.core.jsonio import clip, read_json_file
 from imperial_lab.core.registry import game_of, plugin
 
 SETUPS_ENV = "IMPERIAL_LAB_SETUPS"  # a folder of custom setups that the dashboard and --save use instead
+MAX_DESCRIPTION = 1000  # characters of a setup file's description
 
 
 def list_setups(folder: Path | None = None, game: str | None = None) -> list[dict]:
@@ -35,14 +36,16 @@ def setup_names(folder: Path | None = None, game: str | None = None) -> list[str
 
 
 def show_setup(name: str, folder: Path | None = None, game: str | None = None) -> dict:
-    """The document of one setup of ``game`` (a file's own ``game`` key wins)."""
+    """The document of one setup of ``game`` (a file's own ``game`` key wins): for a game without a
+    setups part, its default or a setup file's description and (checked) config."""
     owner = plugin(setup_game(name, folder, game))
     module = owner.part("setups")
-    if module is None:
-        if name != owner.default_setup:
-            raise _unknown(owner, name)
+    if module is not None:
+        return module.show_setup(name, *_folder(folder))
+    if name == owner.default_setup:
         return list_setups(game=owner.name)[0]
-    return module.show_setup(name, *_folder(folder))
+    description, config = _setup_file(owner, name)
+    return {"name": name, "players": config["players"], "description": description, "config": config}
 
 
 def load_setup(name: str, players: int | None = None, folder: Path | None = None, game: str | None = None) -> dict:
@@ -53,15 +56,35 @@ def load_setup(name: str, players: int | None = None, folder: Path | None = None
     if module is not None:
         return module.load_setup(name, players, *_folder(folder))
     if name == owner.default_setup:
-        config = {}
-    elif isinstance(name, str) and is_file(Path(name)):
-        doc = read_json_file(name, SetupError)
-        if not isinstance(doc, dict):
-            raise SetupError(f"{name}: a setup file of {owner.title} is a JSON object: its config")
-        config = {key: value for key, value in doc.items() if key != "description"}
-    else:
+        return owner.game({"game": owner.name, **({} if players is None else {"players": players})}).config
+    return _setup_file(owner, name, players)[1]
+
+
+def _setup_file(owner, name, players: int | None = None) -> tuple[str | None, dict]:
+    """The description and the game config of the setup file ``name`` of a game without a setups
+    part (the file is its config, with an optional description); SetupError naming the file."""
+    if not (isinstance(name, str) and is_file(Path(name))):
         raise _unknown(owner, name)
-    return owner.game({**config, "game": owner.name, **({} if players is None else {"players": players})}).config
+    doc = read_json_file(name, SetupError)
+    if not isinstance(doc, dict):
+        raise SetupError(f"{name}: a setup file of {owner.title} is a JSON object: its config")
+    description = doc.get("description")
+    if description is not None:
+        check_description(description, name)
+    config = {key: value for key, value in doc.items() if key != "description"}
+    try:
+        game = owner.game({**config, "game": owner.name, **({} if players is None else {"players": players})})
+    except SetupError as exc:
+        raise SetupError(f"{name}: {exc}") from None
+    return description, game.config
+
+
+def check_description(text, where) -> str:
+    """``text`` if it can describe a setup: 1..MAX_DESCRIPTION characters, not only blanks."""
+    if not isinstance(text, str) or not text.strip() or len(text) > MAX_DESCRIPTION:
+        raise SetupError(f"{where}: description: must be a text of 1..{MAX_DESCRIPTION:,} characters, got "
+                         f"{clip(text)}")
+    return text
 
 
 def play_config(name: str | None, players: int | None = None, game: str | None = None) -> dict:

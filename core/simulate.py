@@ -26,6 +26,7 @@ from typing import Any
 
 from imperial_lab.core import lab_version, runstore
 from imperial_lab.core.bots import canonical_spec, make_bot
+from imperial_lab.core.errors import OutOfMemory, out_of_memory
 from imperial_lab.core.gamelog import MAX_SEED
 from imperial_lab.core.interface import make_game
 from imperial_lab.core.jsonio import clip
@@ -315,7 +316,7 @@ def _run_here_and_on_local_cluster(tasks: list[dict], on_done, workers: int) -> 
             except queue.Empty:
                 return
             if isinstance(item, BaseException):
-                raise item
+                raise _worker_failure(item)
             on_done(item)
 
     try:
@@ -329,6 +330,16 @@ def _run_here_and_on_local_cluster(tasks: list[dict], on_done, workers: int) -> 
     finally:
         chunks.stop.set()
         feeder.join()
+
+
+def _worker_failure(exc: BaseException) -> BaseException:
+    """What the run ends with when the local cluster failed: a worker process that ran out of memory
+    or died (a MemoryError there, Dask's KilledWorker) as one line; anything else as it is."""
+    if not out_of_memory(exc):
+        return exc
+    return OutOfMemory(f"out of memory while playing a chunk on a worker process, or the worker died "
+                       f"({type(exc).__name__}); the finished chunks are kept: run the same command again, with "
+                       f"fewer --workers, to play the rest")
 
 
 def _import_before_fork(task: dict) -> None:
@@ -396,10 +407,11 @@ def _local_cluster(workers: int):
     """
     from dask.distributed import LocalCluster
 
-    # Workers log only errors: a chunk cancelled by Ctrl-C is not one. The diagnostics page takes
-    # any free port (None still tries 8787 and warns when it is taken).
+    # Workers log only what is critical: a chunk cancelled by Ctrl-C is not, and a chunk that failed
+    # ends the run with its own one-line error. The diagnostics page takes any free port (None still
+    # tries 8787 and warns when it is taken).
     return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
-                        silence_logs=logging.ERROR, preload=["imperial_lab.core.simulate"])
+                        silence_logs=logging.CRITICAL, preload=["imperial_lab.core.simulate"])
 
 
 def _on_chunk(bar, played: int, total: int, on_progress):

@@ -9,7 +9,6 @@ command-line options, imports, queries. Their counts are in the closing note of 
 
 from __future__ import annotations
 
-import copy
 import json
 import subprocess
 import sys
@@ -20,13 +19,17 @@ from streamlit.testing.v1 import AppTest
 
 from imperial_lab.core.cli import main
 from imperial_lab.core.gamelog import replay
-from imperial_lab.core.games.imperial2030.setups import SETUPS_DIR
 from imperial_lab.core.simulate import simulate
+from tests.bad_input_support import DELETE, MAX_LINE, changed, log_file, snapshot, write
+from tests.bad_input_support import (refused, test_a_log_file_of_more_than_100000_lines,  # noqa: F401
+                                     test_a_symbolic_link_in_a_run_is_refused, test_bad_queries,
+                                     test_log_files_that_cannot_be_read, test_position_files_that_are_no_documents)
+# (shared with the other games' suites: tests/bad_input_support.py)
 from tests.lab_fixtures import APP_SECONDS
 from tests.test_dashboard_explorer import PAGE, code_span_text
 
-MAX_LINE = 600  # an error line: the message with its quoted input clipped to about 80 characters
-DELETE = object()
+GAME = "imperial2030"
+LINKED_TABLES = ("holdings", "games", "im_games")  # a table folder, the games table, another game's
 
 
 # ----- the lab the commands must leave alone -----
@@ -45,62 +48,6 @@ def lab(tmp_path_factory) -> dict:
     lines = log.read_text().splitlines()
     return {"root": root, "catalog": catalog, "log": log, "lines": lines,
             "position": replay(lines[:41]).to_json(), "inputs": root / "inputs"}
-
-
-def snapshot(root: Path) -> dict[str, bytes]:
-    """Every file of the lab (catalogue and runs) and of the shipped setups, by path."""
-    files = {}
-    for base in (root, SETUPS_DIR):
-        for path in sorted(base.rglob("*")):
-            if path.is_file() and "inputs" not in path.relative_to(base).parts:
-                files[str(path)] = path.read_bytes()
-    return files
-
-
-@pytest.fixture
-def refused(lab, capsys, monkeypatch):
-    """``refused(argv..., words)``: run the command, assert it was refused as the standards say."""
-    monkeypatch.chdir(lab["inputs"])  # nothing may be written next to the user either
-    monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(lab["catalog"]))
-
-    def check(argv: list[str], words: str) -> str:
-        before, cwd_before = snapshot(lab["root"]), sorted(p.name for p in lab["inputs"].iterdir())
-        capsys.readouterr()
-        code = main([str(a) for a in argv])
-        out, err = capsys.readouterr()
-        assert code == 2, (code, err)
-        assert out == ""
-        lines = err.splitlines()
-        assert len(lines) == 1, err
-        assert lines[0].startswith("imperial: error: ") and len(lines[0]) <= MAX_LINE, lines[0][:2000]
-        assert words in lines[0], (words, lines[0])
-        assert "Traceback" not in err
-        assert snapshot(lab["root"]) == before, "a refused command changed the catalogue or a run"
-        assert sorted(p.name for p in lab["inputs"].iterdir()) == cwd_before
-        return lines[0]
-    return check
-
-
-def write(lab, name: str, content) -> Path:
-    path = lab["inputs"] / name
-    path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
-    return path
-
-
-def changed(doc: dict, edits: dict) -> dict:
-    """A copy of ``doc`` with ``{"players.0.cash": 5, ...}`` applied (DELETE removes the key)."""
-    doc = copy.deepcopy(doc)
-    for dotted, value in edits.items():
-        *parents, last = dotted.split(".")
-        node = doc
-        for key in parents:
-            node = node[int(key)] if isinstance(node, list) else node[key]
-        key = int(last) if isinstance(node, list) else last
-        if value is DELETE:
-            del node[key]
-        else:
-            node[key] = value
-    return doc
 
 
 def header(config=None, **extra) -> str:
@@ -165,46 +112,34 @@ ACTION_CASES = {  # lines after the real header and deal of the seed-7 game
     "a topup of 10^40": (['{"player": 0, "action": "topup ' + "9" * 40 + '"}'], "expected a number from"),
     "illegal action": (['{"player": 0, "action": "buy RU 9"}'], "[RULES.md"),
     "invalid UTF-8": ([b'{"player": 0, "action": "rondel \xff\xfe"}'], "unknown rondel space"),
+    "a newline inside the action": (['{"player": 0, "action": "rondel\\nfactory"}'], "'\\n' in it"),
+    "a tab inside the action": (['{"player": 0, "action": "rondel\\tfactory"}'], "'\\t' in it"),
 }
-
-
-def _log_file(lab, name: str, lines: list) -> Path:
-    return write(lab, name, b"\n".join(x if isinstance(x, bytes) else x.encode() for x in lines) + b"\n")
 
 
 @pytest.mark.parametrize("case", LOG_CASES)
 def test_bad_log_headers(lab, refused, case):
     lines, words = LOG_CASES[case]
-    path = _log_file(lab, "bad.jsonl", lines)
+    path = log_file(lab, "bad.jsonl", lines)
     refused(["replay", path], words)
 
 
 @pytest.mark.parametrize("case", ACTION_CASES)
 def test_bad_log_actions(lab, refused, case):
     lines, words = ACTION_CASES[case]
-    path = _log_file(lab, "bad.jsonl", lab["lines"][:2] + lines)
+    path = log_file(lab, "bad.jsonl", lab["lines"][:2] + lines)
     line = refused(["replay", path], words)
     assert "bad.jsonl:3:" in line  # the header is line 1, the deal line 2
 
 
+def test_the_bots_of_a_header_name_one_bot_per_seat(lab, refused):
+    path = log_file(lab, "bad.jsonl", [header(bots=["random"] * 2)])
+    refused(["replay", path], "bad.jsonl:1: header: bots must name one bot per seat (3), got 2")
+
+
 def test_an_action_after_the_end_of_the_game(lab, refused):
-    path = _log_file(lab, "long.jsonl", lab["lines"] + ['{"player": 0, "action": "pass"}'])
+    path = log_file(lab, "long.jsonl", lab["lines"] + ['{"player": 0, "action": "pass"}'])
     refused(["replay", path], f"long.jsonl:{len(lab['lines']) + 1}: 'pass' comes after the end of the game")
-
-
-@pytest.mark.parametrize("name, make, words", [
-    ("missing", None, "missing.jsonl:1: No such file or directory"),
-    ("folder", lambda p: p.mkdir(), "a folder, not a file to read"),
-    ("huge", lambda p: p.write_bytes(b" " * (8 * 2**20 + 1)), "more than 8,388,608 bytes"),
-])
-def test_log_files_that_cannot_be_read(lab, refused, name, make, words):
-    path = lab["inputs"] / f"{name}.jsonl"
-    if make:
-        make(path)
-    refused(["replay", path], words)
-    if path.is_dir():
-        path.rmdir()
-    path.unlink(missing_ok=True)
 
 
 def test_a_device_is_no_log(refused):
@@ -299,19 +234,10 @@ def test_bad_positions(lab, refused, case):
     assert "pos.json" in line
 
 
-@pytest.mark.parametrize("content, words", [
-    ("", "not valid JSON: Expecting value"),
-    ("[" * 100_000, "nested more than 32 levels"),
-    ('{"a": ' * 40 + "1" + "}" * 40, "nested more than 32 levels"),
-    ("[1, 2]", "a position document is a JSON object"),
-    (b"\xff\xfe{}", "not valid JSON"),
-])
-def test_position_files_that_are_no_documents(lab, refused, content, words):
-    refused(["legal", write(lab, "pos.json", content)], words)
-
-
 @pytest.mark.parametrize("action, words", [
     ("dance", "cannot parse action 'dance'"),
+    ("build\nmoscow", "'\\n' in it: the words of an action are separated by spaces"),
+    ("build\tmoscow", "'\\t' in it"),
     ("", "cannot parse action ''"),
     ("build " + "atlantis" * 50, "(406 characters)"),
     ("buy RU 9", "[RULES.md"),
@@ -319,6 +245,16 @@ def test_position_files_that_are_no_documents(lab, refused, content, words):
 ])
 def test_apply_refuses_bad_actions(lab, refused, action, words):
     refused(["apply", write(lab, "pos.json", json.dumps(lab["position"])), action], words)
+
+
+def test_a_flag_at_sea_is_a_position_of_the_game(lab, capsys):
+    """§7.4.8 (and scenario T6): a sea region is neutral and takes the flag of its sole occupant, so a
+    position with a flag at sea is read and played (issue 21 asked for it to be refused: the rules say
+    otherwise, and random games plant such flags)."""
+    doc = changed(lab["position"], {"nations.US.flags": lab["position"]["nations"]["US"].get("flags", [])
+                                    + ["caribbean_sea"]})
+    path = write(lab, "pos.json", json.dumps(doc))
+    assert main(["legal", str(path)]) == 0 and "build" in capsys.readouterr().out
 
 
 def test_a_sound_position_is_read(lab, capsys):
@@ -443,13 +379,13 @@ def test_help_is_no_error(capsys):
 @pytest.mark.parametrize("case", ["not JSON", "seven players", "distribution cash 10^8", "a 5 MB line"])
 def test_an_import_of_bad_logs_writes_nothing(lab, refused, case):
     lines, words = LOG_CASES[case]
-    path = _log_file(lab, "bad.jsonl", lines)
+    path = log_file(lab, "bad.jsonl", lines)
     refused(["import", path, "--run", "fresh", "--catalog", lab["catalog"]], words)
     assert not (lab["inputs"] / "runs").exists()
 
 
 def test_an_import_of_bad_actions_into_an_existing_run_writes_nothing(lab, refused):
-    path = _log_file(lab, "bad.jsonl", lab["lines"][:2] + ['{"player": 0, "action": "dance"}'])
+    path = log_file(lab, "bad.jsonl", lab["lines"][:2] + ['{"player": 0, "action": "dance"}'])
     refused(["import", path, "--run", "club", "--out", lab["root"] / "runs" / "club", "--catalog", lab["catalog"]],
             "unknown action 'dance'")
 
@@ -497,26 +433,6 @@ def test_simulate_with_a_scheduler_that_is_not_there(lab, refused, address):
 
 
 # ----- queries -----
-
-@pytest.mark.parametrize("sql, words", [
-    ("", "empty"),
-    ("   ", "empty"),
-    ("SELEC 1", "query"),
-    ("SELECT * FROM no_such_table", "no_such_table"),
-    ("COPY games TO 'out.csv'", "COPY"),
-    ("ATTACH 'other.duckdb' AS o", "ATTACH"),
-    ("INSTALL httpfs", "not LOAD"),  # DuckDB's parser files INSTALL under LOAD
-    ("LOAD httpfs", "LOAD"),
-    ("SET enable_external_access = true", "SET"),
-    ("CREATE TABLE t AS SELECT 1", "CREATE"),
-    ("DELETE FROM runs", "DELETE"),
-    ("DROP VIEW games", "DROP"),
-    ("SELECT 1; DELETE FROM runs", "one statement"),
-    ("SELECT * FROM read_csv('/etc/passwd')", "passwd"),
-])
-def test_bad_queries(refused, sql, words):
-    refused(["query", sql], words)
-
 
 def test_a_query_of_a_catalogue_that_does_not_exist(lab, refused):
     refused(["query", "SELECT 1", "--catalog", lab["inputs"] / "none.duckdb"], "none.duckdb")
@@ -589,3 +505,62 @@ def test_huge_cash_is_refused_at_once_in_bounded_memory(lab, tmp_path, kind, cas
     assert done.returncode == 2, done.stderr[-2000:]
     assert done.stderr.startswith("imperial: error: ") and done.stderr.count("\n") == 1
     assert "must be a whole number 0..10,000" in done.stderr
+
+
+# ----- out of memory (issue 21): one line, exit 2, never a traceback, a hang or a wrong message -----
+
+def test_a_memory_error_ends_a_command_with_one_line(lab, refused, monkeypatch):
+    from imperial_lab.core import cli
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError
+    monkeypatch.setattr(cli, "replay_game", no_memory)
+    refused(["replay", lab["log"]], "out of memory while running imperial replay")
+
+
+def test_pandas_that_cannot_be_loaded_for_lack_of_memory_is_not_called_missing(lab, refused, monkeypatch):
+    """Under ``ulimit -v`` pandas' libraries cannot be mapped; DuckDB called that "'pandas' is required
+    ... but it was not installed"."""
+    import builtins
+
+    real = builtins.__import__
+
+    def mapped(name, *args, **kwargs):
+        if name == "pandas":
+            raise ImportError("pandas/_libs/parsers.so: failed to map segment from shared object")
+        return real(name, *args, **kwargs)
+    monkeypatch.setattr(builtins, "__import__", mapped)
+    refused(["query", "SELECT count(*) FROM games"], "out of memory while loading pandas for the query's result")
+
+
+@pytest.mark.parametrize("how", ["memory error", "dead worker"])
+def test_a_worker_out_of_memory_ends_the_run_with_one_line(lab, capsys, monkeypatch, tmp_path, how):
+    """A worker process of the local cluster that raises MemoryError, or dies (the kernel ends a process
+    that takes too much): the command ends at once with one error line and exit 2, the finished chunks
+    kept. (Workers are forked from this process, so they run the patched chunk player.)"""
+    import os
+    import time
+
+    from imperial_lab.core import simulate as module
+
+    parent, real, tried = os.getpid(), module.run_chunk, tmp_path / "a worker tried"
+
+    def failing(task, after_game=None):
+        if os.getpid() != parent:
+            tried.touch()
+            if how == "dead worker":
+                os._exit(1)
+            raise MemoryError
+        for _ in range(600):  # this process waits for a worker to take a chunk (a slow machine: 60 s)
+            if tried.exists():
+                break
+            time.sleep(0.1)
+        return real(task, after_game)
+    monkeypatch.setattr(module, "run_chunk", failing)
+    capsys.readouterr()
+    code = main(["simulate", "--games", "6", "--players", "2", "--chunk-size", "1", "--workers", "2",
+                 "--out", str(tmp_path / "runs" / "oom"), "--catalog", str(tmp_path / "lab.duckdb")])
+    out, err = capsys.readouterr()
+    lines = [line for line in err.replace("\r", "\n").splitlines() if line.startswith("imperial")]
+    assert code == 2 and lines == [lines[0]] and "Traceback" not in err, err[-3000:]
+    assert lines[0].startswith("imperial: error: out of memory while playing a chunk on a worker process")

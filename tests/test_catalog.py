@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -211,3 +213,65 @@ def test_empty_views_have_the_types_of_the_parquet_files(two_runs, tmp_path):
     for table in TABLES:
         empty = query(f"DESCRIBE {table}", catalog)
         assert empty.column_type.tolist() == full[table].column_type.tolist(), table
+
+
+# ----- consistency (issue 21) -----
+
+KILLED_REGISTRATION = """
+import os, sys
+from imperial_lab.core import catalog
+catalog._create_views = lambda con: os._exit(9)  # killed after the row of runs, before the views are rebuilt
+catalog.register_run(sys.argv[1], "complete", sys.argv[2])
+"""
+
+
+def test_a_registration_killed_half_way_leaves_the_catalogue_as_it_was(two_runs, tmp_path):
+    """A run's row and the views that show its rows are one transaction: a process killed between them
+    (a kill right after the last chunk) leaves neither, so the catalogue never lists a run whose rows a
+    query cannot see; registering again then shows both."""
+    catalog = tmp_path / "lab.duckdb"
+    shutil.copy(two_runs["catalog"], catalog)
+    copy = tmp_path / "gamma"
+    shutil.copytree(two_runs["runs"]["alpha"], copy)
+    run_json = json.loads((copy / runstore.RUN_FILE).read_text())
+    runstore.write_json(copy / runstore.RUN_FILE, {**run_json, "name": "gamma"})
+    done = subprocess.run([sys.executable, "-c", KILLED_REGISTRATION, str(copy), str(catalog)], timeout=300)
+    assert done.returncode == 9
+    assert sorted(list_runs(catalog).name) == ["alpha", "beta"]
+    assert query("SELECT count(*) AS n FROM games", catalog).n.tolist() == [16]
+    register_run(copy, "complete", catalog)
+    assert sorted(list_runs(catalog).name) == ["alpha", "beta", "gamma"]
+    assert query("SELECT count(*) AS n FROM games", catalog).n.tolist() == [24]  # gamma's copies of alpha's games
+
+
+def test_a_run_folder_that_has_gone_is_left_out_of_queries_with_a_warning(two_runs, tmp_path, capsys, caplog):
+    """docs/batch-runs.md: a registered run whose folder was deleted is left out of the queries (and of
+    ``imperial runs``) with one warning line, instead of every query on its tables failing."""
+    catalog = tmp_path / "lab.duckdb"
+    copies = {}
+    for name, folder in two_runs["runs"].items():
+        copies[name] = tmp_path / name
+        shutil.copytree(folder, copies[name])
+        register_run(copies[name], "complete", catalog)
+    shutil.rmtree(copies["alpha"])
+    capsys.readouterr()
+    caplog.clear()
+    assert main(["query", "SELECT DISTINCT run FROM games", "--catalog", str(catalog)]) == 0
+    out = capsys.readouterr().out
+    assert "beta" in out and "alpha" not in out
+    assert [record.getMessage() for record in caplog.records] == [
+        f"imperial: warning: the run 'alpha' is left out of queries: its folder {copies['alpha']} has gone"]
+    assert list_runs(catalog).name.tolist() == ["beta"]
+
+
+def test_a_new_catalogue_that_fails_to_be_made_leaves_nothing(tmp_path, monkeypatch):
+    """Out of memory (or any failure) while a new catalogue is made: no file and no folder is left."""
+    from imperial_lab.core import catalog as module
+
+    def out_of_memory(con):
+        raise MemoryError
+    monkeypatch.setattr(module, "_create_views", out_of_memory)
+    path = tmp_path / "new" / "deeper" / "lab.duckdb"
+    with pytest.raises(MemoryError):
+        connect(path)
+    assert list(tmp_path.iterdir()) == []

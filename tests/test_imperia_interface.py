@@ -129,7 +129,7 @@ def test_bad_documents():
     for mutate, where in [(lambda d: d.pop("stacks"), "stacks"), (lambda d: d.update(phase="lunch"), "phase"),
                           (lambda d: d["players"][0].update(hand={"inf/x": 1}), "hand"),
                           (lambda d: d["stacks"][0].update(tiles=["red:F"]), "tiles"),
-                          (lambda d: d["players"][0].update(pile={"inf/o": 3, "inf/d": 3, "cav/o": 2}), "seat 0")]:
+                          (lambda d: d["players"][0].update(pile={"inf/o": 3, "inf/d": 3, "cav/o": 2}), r"players\[0\]")]:
         doc = json.loads(json.dumps(good))
         mutate(doc)
         with pytest.raises(NotationError, match=where):

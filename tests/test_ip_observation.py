@@ -5,7 +5,8 @@ Pairs of states that differ only in hidden content (a card swapped between anoth
 the deck, between two other hands, between another seat's strip slots, a Dutch development card
 swapped with the deck, a Tactics move against a pass) look the same to the observing seat; the seat
 that holds the cards sees the difference, and so does everyone when the difference is public (the
-discard pile, the map, a face-up development hand). ``resample`` redraws exactly the hidden part.
+discard pile, the map, a face-up development hand, the strips as the Reveal showed them).
+``resample`` redraws exactly the hidden part.
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ import pytest
 
 from imperial_lab.core.bots import RandomBot, make_bot
 from imperial_lab.core.games.imperial_powers.data import data
+from imperial_lab.core.games.imperial_powers.explain import PUBLIC, context_of_state, explain
 from imperial_lab.core.games.imperial_powers.invariants import check_invariants
 from imperial_lab.core.games.imperial_powers.builders import build
 from imperial_lab.core.games.imperial_powers.rules import REGIONS
+from imperial_lab.core.games.imperial_powers.texts import decision_lines
 from imperial_lab.core.interface import make_game
 from imperial_lab.core.play import play_game
 
@@ -215,3 +218,39 @@ def test_mcts_plays_through_observations():
     bots = [make_bot("mcts:playouts=4:depth=30", 1, game="imperial_powers")] + [RandomBot(p) for p in range(2)]
     played = play_game({"game": "imperial_powers", "players": 3, "turns": 1}, bots, 4)
     assert played.state.is_terminal() and played.state.winners()
+
+
+# ----- after the Reveal -----
+
+def revealed(strip: dict):
+    """A turn whose Tactics all pass, seat B having bid ``strip``; the state after the Reveal and the
+    Reveal's event."""
+    state = build(phase="tactics", strips={B: strip})
+    events = []
+    while state.decision_name() == "tactics":
+        events += state.apply_action(state.string_to_action("pass"))
+    return state, next(e for e in events if e.kind == "revealed")
+
+
+def test_the_revealed_strips_are_public_until_the_next_bid():
+    """§5.5, §6.2: at the Reveal every strip is shown, so every seat may know which card lay under which
+    region. Two strips of the same cards and the same totals per region (two cards of value 5
+    swapped) give the same map and discard pile, but different observations to every other seat."""
+    strip = {"europe": ["forts#1"], "india": ["governor#1"]}
+    one, event = revealed(strip)
+    two, _ = revealed({"europe": ["governor#1"], "india": ["forts#1"]})
+    assert one.influence == two.influence and one.discard == two.discard and one.decision_name() == "event_draw"
+    for p in (A, C, DD, None):
+        assert one.observation(p)["seats"][B]["revealed"] == strip
+        assert one.observation(p) != two.observation(p)
+    assert "Europe: Forts (5); India: Governor (5)" in explain(event.to_json(), context_of_state(one), PUBLIC)
+    phases = set()
+    while one.decision_name() != "bid":  # the events, the End, the next Draw: still shown
+        phases.add(one.decision_name())
+        assert one.observation(A)["seats"][B]["revealed"] == strip
+        if one.decision_name() == "event_assign":  # the words of the seat deciding say it too
+            assert any("Strips at the Reveal: B: Europe: Forts (5); India: Governor (5)" in line
+                       for line in decision_lines(one))
+        one.apply_action(one.legal_actions()[0])
+    assert {"event_assign", "draw"} <= phases
+    assert all(entry["revealed"] == {} for entry in one.observation(A)["seats"])  # the new bids are secret again

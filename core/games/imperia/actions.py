@@ -22,7 +22,7 @@ final state (docs/imperia.md, "Action notation"):
 from __future__ import annotations
 
 from imperial_lab.core.errors import NotationError
-from imperial_lab.core.jsonio import clip
+from imperial_lab.core.jsonio import action_words, clip
 from imperial_lab.core.games.imperia.board import DIRECTIONS, QUADRANTS, ROTATIONS, SIDES, TYPE_INDEX, TYPE_NAMES, space_name
 from imperial_lab.core.games.imperia.data import data
 
@@ -65,7 +65,7 @@ def parse_action(text: str) -> tuple:
     """The action written ``text`` (the grammar of the module docstring); NotationError if not."""
     if not isinstance(text, str):
         raise NotationError(f"an action text must be a string, got {clip(text)}")
-    words = text.split()
+    words = action_words(text)
     try:
         return _parse(words)
     except (KeyError, ValueError, IndexError):
@@ -95,7 +95,7 @@ def _parse(w: list[str]) -> tuple:
     if head == "random" and n == 4 and w[1] == "board":
         board, side = _board_side(w[2])
         return RANDOM_BOARD, board, side, _rotation(w[3])
-    if head == "start" and n == 2 and w[1].isdigit() and len(w[1]) == 1:
+    if head == "start" and n == 2 and w[1].isascii() and w[1].isdigit() and len(w[1]) == 1:
         return START, int(w[1])
     if head == "retire" and n == 1:
         return (RETIRE,)

@@ -165,6 +165,19 @@ def quadrant_spaces(quadrant: int) -> tuple:
     return tuple(o + i * 8 + j for i in range(4) for j in range(4))
 
 
+def terrain_of(sides: tuple, boards: tuple) -> str:
+    """The 64 letters of the ``boards`` placed so far ((board, side, quadrant, rotation) each, §3.2;
+    '.' where no board lies yet), with the castle once all four lie."""
+    cells = ["."] * SPACES
+    for board, side, quadrant, rotation in boards:
+        for s, letter in zip(quadrant_spaces(quadrant), rotate(sides[board][side], rotation * 90)):
+            cells[s] = letter
+    if len(boards) == 4:
+        for s in CASTLE:
+            cells[s] = "C"
+    return "".join(cells)
+
+
 def generate_sides(seed: int, counts: dict | None = None) -> tuple:
     """Eight sides by the data file's generator (board_sides.default_set_generator): shuffle the
     letters, reject two orthogonally adjacent villages or a side equal to an accepted one under a

@@ -83,7 +83,7 @@ def build(players: int = 4, fortresses: dict | None = None, stacks: dict | None 
                             "status": "finished" if p in warlords else "playing", "campaigns": 0, "redraws": 0,
                             "battles": 0})
     doc = {"game": "imperia", "format": FORMAT, "config": game.config, "phase": phase,
-           "to_move": -1 if phase == "over" else _seat(to_move), "start_seat": 0, "step": 0, "ply": 0,
+           "to_move": -1 if phase == "over" else _seat(to_move), "start_seat": 0, "step": players, "ply": 0,
            "boards": [], "terrain": rows,
            "fortresses": [list(fortresses[k]) if k in fortresses else None
                           for k in [next((x for x in fortresses if _seat(x) == p), None) for p in range(players)]],

@@ -52,7 +52,7 @@ class Imperia:
             raise SetupError(f"config.fortress_min_distance: must be 2 or 3, got {clip(distance)}")
         self.fortress_min_distance = distance
         ring = config.get("castle_ring", "touching_12")
-        if ring not in RINGS:
+        if not isinstance(ring, str) or ring not in RINGS:
             raise SetupError(f"config.castle_ring: must be one of {sorted(RINGS)}, got {clip(ring)}")
         self.ring_mask = mask(RINGS[ring])
         self.tiles = tiles_of(config)

@@ -139,7 +139,7 @@ def state_from_document(st, doc, check: bool = True):
     for k, b in enumerate(boards):
         where = f"boards[{k}]"
         if not isinstance(b, dict) or b.get("side") not in ("A", "B") or b.get("quadrant") not in QUADRANTS \
-                or b.get("rotation") not in (0, 90, 180, 270):
+                or type(b.get("rotation")) is not int or b["rotation"] not in (0, 90, 180, 270):
             _bad(where, f"{{board: 1..4, side: A|B, quadrant: NW|NE|SW|SE, rotation: 0|90|180|270}}, got {clip(b)}")
         placed.append((_int(b.get("board"), 1, 4, f"{where}.board") - 1, SIDES.index(b["side"]),
                        QUADRANTS.index(b["quadrant"]), b["rotation"] // 90))
@@ -174,12 +174,38 @@ def state_from_document(st, doc, check: bool = True):
         for key in ("campaigns", "redraws", "battles"):
             getattr(st, key)[p] = _int(_get(entry, key, where), 0, 10_000, where + key)
     st.general = _space(_get(doc, "general"), "general", True)
+    _check_tiles(st)
     if check:
         from imperial_lab.core.games.imperia.invariants import violations
         problems = violations(st)
         if problems:
             raise NotationError("position: " + "; ".join(problems[:5]))
+        if not st.is_terminal() and not st.legal_actions():
+            raise NotationError(f"position: the game goes on but {PHASES[st.phase]} has no legal action")
     return st
+
+
+def _check_tiles(st) -> None:
+    """Checked even without the invariants, since a placement takes the next tile of its type by
+    counting (``_apply_place``): no colour holds more tiles of a type than it owns, and the board
+    holds the first tiles of each type, each once."""
+    tiles, seen = st.game.tiles, set()
+    for s in range(SPACES):
+        for tile in st.stacks[s]:
+            if tile in seen:
+                _bad("stacks", f"the tile {tile_name(tile, tiles.ids)} stands twice on the board")
+            seen.add(tile)
+    for p in range(st.n):
+        for t in tiles.types:
+            ids = [16 * p + k for k in tiles.type_ids[t]]
+            on_board = sum(tile in seen for tile in ids)
+            if on_board + st.hand[p][t] + st.pile[p][t] > tiles.total[t]:
+                _bad(f"players[{p}]", f"{on_board} {TYPE_NAMES[t]} on the board, {st.hand[p][t]} in the hand and "
+                                      f"{st.pile[p][t]} in the pile: more than the {tiles.total[t]} of the colour")
+            if any(tile not in seen for tile in ids[:on_board]):
+                _bad("stacks", f"the {TYPE_NAMES[t]} tiles of {COLOURS[p]} on the board are not its first "
+                               f"{on_board} ({', '.join(tile_name(x, tiles.ids) for x in ids[:on_board])}): tiles "
+                               f"are placed in id order (§6.5)")
 
 
 def _read_stacks(st, stacks, n: int) -> None:

@@ -32,8 +32,8 @@ from imperial_lab.core.jsonio import clip
 from imperial_lab.core.games.imperia import position, rules
 from imperial_lab.core.games.imperia.actions import (BOARD, CHANCE_TYPES, DRAW, FORTRESS, MOBILISE, PLACE, RANDOM_BOARD, RETIRE,
                                         START, SWAP_ENEMY, SWAP_OWN, WARLORD, action_text, parse_action)
-from imperial_lab.core.games.imperia.board import (CASTLE, FORTRESS_ZONE_MASK, GENERAL, GENERAL_TYPES, NTYPES, ORIGINS,
-                                      QUADRANTS, SPACES, TARGET, TYPE_KIND, WARLORD_INDEX, cheb, rotate, space_name)
+from imperial_lab.core.games.imperia.board import (FORTRESS_ZONE_MASK, GENERAL, GENERAL_TYPES, NTYPES, QUADRANTS, SPACES,
+                                      TARGET, TYPE_KIND, WARLORD_INDEX, cheb, space_name, terrain_of)
 from imperial_lab.core.games.imperia.pending import (CHANCE_PHASES, P_BOARD, P_DRAW, P_FORTRESS, P_ORDER, P_OVER,
                                                      P_RANDOM_BOARD, P_RECRUIT, P_START, P_TURN, PHASES)
 from imperial_lab.core.games.imperia.scoring import tallies, winners_of
@@ -163,7 +163,6 @@ class State(BaseState):
 
     def _next_board(self) -> None:
         if self.step == 4:
-            self.terrain = _with_castle(self.terrain)
             self._begin_fortresses()
             return
         placer = self.game.setup.board_placers[self.step]
@@ -173,14 +172,8 @@ class State(BaseState):
             self.phase, self.current = P_BOARD, self.rel(placer)
 
     def _put_board(self, board: int, side: int, quadrant: int, rotation: int) -> None:
-        grid = rotate(self.game.sides[board][side], rotation * 90)
-        cells = list(self.terrain)
-        o = ORIGINS[quadrant]
-        for i in range(4):
-            for j in range(4):
-                cells[o + i * 8 + j] = grid[i * 4 + j]
-        self.terrain = "".join(cells)
         self.boards += ((board, side, quadrant, rotation),)
+        self.terrain = terrain_of(self.game.sides, self.boards)
         self.emit("board_placed", "§3.2", board=board + 1, side="AB"[side], quadrant=quadrant, rotation=rotation * 90)
         self.step += 1
         self._next_board()
@@ -198,13 +191,6 @@ class State(BaseState):
 
     def _begin_recruiting(self) -> None:
         self.phase, self.step, self.current = P_RECRUIT, 0, self.rel(0)
-
-
-def _with_castle(terrain: str) -> str:
-    cells = list(terrain)
-    for s in CASTLE:
-        cells[s] = "C"
-    return "".join(cells)
 
 
 # ----- legal actions per phase -----
@@ -444,7 +430,7 @@ def _explain(st: State, a: tuple) -> tuple[str, str]:
 def _explain_turn(st: State, a: tuple) -> tuple[str, str]:
     p = st.current
     n = rules.next_space(st, p)
-    if a[0] == PLACE and not (0 <= a[1] < 6 and st.hand[p][a[1]]):
+    if a[0] == PLACE and not (0 <= a[1] < NTYPES and st.hand[p][a[1]]):
         return "§6.4", "no such tile in the hand"
     s = a[2] if a[0] == PLACE else a[1] if a[0] == WARLORD else -1
     if a[0] == PLACE and sum(st.hand[p]) and rules.valid(st, n) and not st.stacks[n] and s != n:

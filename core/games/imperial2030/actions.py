@@ -28,7 +28,7 @@ from typing import NoReturn
 
 from imperial_lab.core.errors import NotationError
 from imperial_lab.core.games.imperial2030.data import NATIONS, SPACES, Board
-from imperial_lab.core.jsonio import clip
+from imperial_lab.core.jsonio import action_words, clip
 
 (DEAL, TOPUP, RONDEL, VETO, BUILD, PRODUCE, IMPORT, FLEET, ARMY, CANAL, FIGHT, DEMAND, DECLINE,
  BATTLE, DESTROY, END, FLAG, BUY, UPGRADE, PASS) = range(20)
@@ -103,7 +103,7 @@ class _Words:
     """A cursor over the words of one action text, raising NotationError with the text on misuse."""
 
     def __init__(self, board: Board, text: str):
-        self.board, self.text, self.words, self.i = board, text, text.split(), 0
+        self.board, self.text, self.words, self.i = board, text, action_words(text), 0
 
     def fail(self, why: str) -> NoReturn:
         raise NotationError(f"cannot parse action {clip(self.text)}: {why}")

@@ -25,8 +25,9 @@ from __future__ import annotations
 
 from imperial_lab.core.games.imperial2030.data import HOME, NATIONS, SEA, SHIPYARD
 from imperial_lab.core.interface import seat_name
-from imperial_lab.core.games.imperial2030.pending import (P_DEAL, P_FACTORY, P_IMPORT, P_INVEST, P_MANEUVER, P_PRODUCE, P_TURN,
-                                       P_VARIANT, PENDING_NAMES)
+from imperial_lab.core.games.imperial2030.actions import FLEET_UNIT, HOSTILE
+from imperial_lab.core.games.imperial2030.pending import (P_CANAL, P_DEAL, P_DEMAND, P_FACTORY, P_FIGHT, P_FLAG, P_IMPORT,
+                                       P_INVEST, P_MANEUVER, P_PRODUCE, P_TURN, P_VARIANT, PENDING_NAMES)
 
 MAX_PP = 25
 
@@ -40,6 +41,7 @@ def check_invariants(state) -> list[str]:
     _flags(state, out)
     _factories(state, out)
     _power_and_end(state, out)
+    _pending(state, out)
     if state.setup_done and state.pending[0] not in (P_DEAL, P_VARIANT):
         _swiss_banks(state, out)
         _governments(state, out)
@@ -189,6 +191,31 @@ def _power_and_end(s, out: list[str]) -> None:
         out.append(f"the game was ended by {ended}, but {NATIONS[at_max[0]]} has 25 power points")
     if not s.terminal and s.end_nation != -1:
         out.append(f"the game is not over but records {NATIONS[s.end_nation]} as having ended it")
+
+
+def _pending(s, out: list[str]) -> None:
+    """§7.4.3-§7.4.8: a decision about a unit that has just moved has that unit (a fleet or an army of
+    the active nation that moved there this turn), a demand has nations to ask, a canal a move, the
+    flags a nation to place them."""
+    kind = s.pending[0]
+    if s.terminal:
+        return
+    setup = kind in (P_DEAL, P_VARIANT)
+    if setup == s.setup_done or (not setup and not 0 <= s.nation < 6):
+        out.append(f"a {PENDING_NAMES[kind]} decision {'after' if s.setup_done else 'before'} the setup is done, "
+                   f"or without an active nation (§4, §5)")
+    if kind in (P_FIGHT, P_DEMAND):
+        unit, r, stance = s.arrival if s.arrival is not None else (None, -1, 0)
+        moved = (s.moved_f if unit == FLEET_UNIT else s.moved_h if stance == HOSTILE else s.moved_a).get(r, 0)
+        if s.arrival is None or moved < 1:
+            out.append(f"a {PENDING_NAMES[kind]} decision without a unit of the active nation that has just moved "
+                       f"there (§7.4.4)")
+    if kind == P_DEMAND and not s.queue:
+        out.append("a demand decision without a nation to ask (§7.4.4)")
+    if kind == P_CANAL and s.move is None:
+        out.append("a canal decision without a move through the canal (§7.4.3)")
+    if kind == P_FLAG and not s.flag_todo:
+        out.append("a flag decision without flags to place (§7.4.8)")
 
 
 # Decisions of the active nation's own turn, which its government makes (§5-§7).

@@ -17,7 +17,7 @@ from imperial_lab.core.games.imperial2030.data import load_board
 from imperial_lab.core.games.imperial2030.distribution import validate_distribution
 from imperial_lab.core.games.imperial2030.game import Imperial2030
 from imperial_lab.core.jsonio import clip, read_json_file
-from imperial_lab.core.setups import custom_folder, is_file
+from imperial_lab.core.setups import check_description, custom_folder, is_file
 
 SETUPS_DIR = data_path("setups")  # the shipped named setups
 PRESETS = {
@@ -115,8 +115,7 @@ def read_setup_file(path: Path) -> dict:
         raise SetupError(f"{path}: unknown keys {clip(unknown)} (known: {sorted(FILE_KEYS)})")
     if doc.get("game", Imperial2030.name) != Imperial2030.name:
         raise SetupError(f"{path}: a setup file of game {clip(doc['game'])}, not of Imperial 2030")
-    if not isinstance(doc.get("description"), str) or not 0 < len(doc["description"].strip()) <= 1000:
-        raise SetupError(f"{path}: description: must be a text of 1..1,000 characters")
+    check_description(doc.get("description"), path)
     players = doc.get("players")
     if not isinstance(players, list) or not 2 <= len(players) <= 6:
         raise SetupError(f"{path}: players: must list 2..6 players")

@@ -23,7 +23,7 @@ A text that does not parse is a NotationError naming the rule of the part that i
 from __future__ import annotations
 
 from imperial_lab.core.errors import NotationError
-from imperial_lab.core.jsonio import clip
+from imperial_lab.core.jsonio import action_words, clip
 from imperial_lab.core.games.imperial_powers.data import data
 
 ROLL, POWER, DEAL_INFLUENCE, DEAL_DEVELOPMENT, ASSIGN, PLAY, MOVE, PASS, EVENT, TARGET, DIE = range(11)
@@ -89,7 +89,7 @@ def parse_action(text: str) -> tuple:
     """The action written ``text`` (the grammar of the module docstring); NotationError if not."""
     if not isinstance(text, str):
         raise NotationError(f"an action text must be a string, got {clip(text)}")
-    w = text.split()
+    w = action_words(text)
     head, n = (w[0] if w else ""), len(w)
     if head == "assign" and n == 3:
         return ASSIGN, _look("card", w[1], text), _look("region", w[2], text)
@@ -110,7 +110,7 @@ def parse_action(text: str) -> tuple:
         return EVENT, _look("event", w[1], text)
     if head in ("d6", "d10") and n == 3:
         sides = 6 if head == "d6" else 10
-        if not (w[2].isdigit() and len(w[2]) <= 2 and 1 <= int(w[2]) <= sides):
+        if not (w[2].isascii() and w[2].isdigit() and len(w[2]) <= 2 and 1 <= int(w[2]) <= sides):
             rule = "§5.7" if sides == 6 else "§2"
             raise NotationError(f"cannot read {clip(text)}: a {head} shows 1..{sides} [RULES.md {rule}]")
         return (DIE if sides == 6 else ROLL), _look("seat", w[1], text), int(w[2])

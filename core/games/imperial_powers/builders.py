@@ -57,7 +57,8 @@ def build(players: int = 4, powers: list | None = None, instigator: int = 0, tur
         st.dev_hand[p] = tuple(sorted(_DEV[d] for d in names))
         devs += st.dev_hand[p]
     st.dev_deck = tuple(d for d in st.dev_deck if d not in devs)
-    st.rollers = ()
+    st.rollers = ()  # one round of setup rolls, won by the first instigator
+    st.roll_rounds = (tuple((p, 10 if p == st.first_instigator else 1) for p in range(players)),)
     start_phase(st, phase)
     return st
 

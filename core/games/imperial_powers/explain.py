@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from imperial_lab.core.games.imperial_powers.data import data
 from imperial_lab.core.games.imperial_powers.words import (card_label, dev_label, event_effect, event_name, power_name,
-                                                        region_name, who)
+                                                        region_name, strip_label, who)
 from imperial_lab.core.interface import CHANCE, seat_name
 
 EVERYTHING, PUBLIC = "everything", "public"
@@ -136,6 +136,14 @@ def _scored(e: dict, ctx: Context, viewer) -> str:
     return f"Score: {region}: {_awards(e, ctx)}."
 
 
+def _revealed(e: dict, ctx: Context) -> str:
+    """The Reveal, with every strip as it was shown (public from now until the next Bid, §5.5)."""
+    shown = " | ".join(f"{who(p, ctx.powers)}: {strip_label(strip)}" for p, strip in enumerate(e.get("strips", ()))
+                       if strip)
+    return (f"Reveal: every strip is shown{f' ({shown})' if shown else ''}, its values are added to the map, and all "
+            f"influence cards go to the open discard pile.")
+
+
 def _influence(values: list) -> str:
     shown = [f"{SEATS[p]} {v}" for p, v in enumerate(values) if v]
     return ", ".join(shown) if shown else "nobody"
@@ -164,8 +172,7 @@ _WORDS = {
     "developed": _developed,
     "moved": _tactics,
     "passed": _tactics,
-    "revealed": lambda e, ctx, v: ("Reveal: every strip is shown, its values are added to the map, and all "
-                                   "influence cards go to the open discard pile."),
+    "revealed": lambda e, ctx, v: _revealed(e, ctx),
     "scored": _scored,
     "event_drawn": lambda e, ctx, v: (f"{_who(e, ctx)} draws {event_name(e['event'])}: "
                                       f"{event_effect(e['event'])}."),

@@ -10,7 +10,8 @@ influence hands and strips become ``hand_size`` and ``strip_size``, the decks be
 the Dutch development hand and face-down discards become counts for everyone but the Dutch
 player, and the cards moved in Tactics are shown only to the seat moving them. What is left is
 public: the map, VP, powers, the discard piles, the face-up development cards, the events and
-their dice, the setup rolls, and who is to decide.
+their dice, the setup rolls, who is to decide, and every seat's strip as the last Reveal showed it
+(``revealed``: which card lay under which region, §5.5) from the Reveal until the next Bid.
 """
 
 from __future__ import annotations
@@ -38,14 +39,19 @@ def _devs(cards) -> list[str]:
     return [D.dev_ids[d] for d in cards]
 
 
+def _slots(strip, p: int) -> dict:
+    """Seat p's slots of a strip laid out like ``State.strip`` (empty: none), as region -> card ids."""
+    return {D.regions[x]: _cards(strip[p * REGIONS + x]) for x in range(REGIONS) if strip and strip[p * REGIONS + x]}
+
+
 def state_to_document(st) -> dict:
     n = st.n
     seats = []
     for p in range(n):
-        strip = {D.regions[x]: _cards(st.strip[p * REGIONS + x]) for x in range(REGIONS) if st.strip[p * REGIONS + x]}
         seats.append({"seat": p, "power": D.powers[st.powers[p]] if st.powers[p] >= 0 else None,
                       "vp": {name: st.gains[p * 4 + s] for s, name in enumerate(SOURCES)},
-                      "hand": _cards(st.hand[p]), "strip": strip, "dev_hand": _devs(st.dev_hand[p])})
+                      "hand": _cards(st.hand[p]), "strip": _slots(st.strip, p), "dev_hand": _devs(st.dev_hand[p]),
+                      "revealed": _slots(st.revealed, p)})
     return {
         "game": "imperial_powers", "format": FORMAT, "config": st.game.config,
         "phase": PHASES[st.phase], "to_move": st.current, "turn": st.turn, "instigator": st.instigator,
@@ -208,6 +214,7 @@ def _read_regions(st, regions) -> None:
 def _read_seats(st, seats) -> None:
     if len(_list(seats, "seats")) != st.n:
         _bad("seats", f"one entry per seat ({st.n})")
+    revealed = [()] * (st.n * REGIONS)
     for p, entry in enumerate(seats):
         where = f"seats[{p}]."
         if _get(entry, "seat", where) != p:
@@ -219,12 +226,18 @@ def _read_seats(st, seats) -> None:
         for s, name in enumerate(SOURCES):
             st.gains[p * 4 + s] = _int(vp[name], 0, 10**6, f"{where}vp.{name}")
         st.hand[p] = _ids(_get(entry, "hand", where), _CARD, where + "hand")
-        strip = _get(entry, "strip", where)
-        if not isinstance(strip, dict) or not set(strip) <= set(D.regions):
-            _bad(where + "strip", f"an object region -> cards, got {clip(strip)}")
-        for name, cards in strip.items():
-            st.strip[p * REGIONS + _REGION[name]] = _ids(cards, _CARD, f"{where}strip.{name}")
+        _read_slots(st.strip, p, _get(entry, "strip", where), where + "strip")
         st.dev_hand[p] = _ids(_get(entry, "dev_hand", where), _DEV, where + "dev_hand")
+        _read_slots(revealed, p, entry.get("revealed", {}), where + "revealed")
+    st.revealed = tuple(revealed) if any(revealed) else ()
+
+
+def _read_slots(strip: list, p: int, slots, where: str) -> None:
+    """Seat p's slots (region -> card ids) into ``strip``, laid out like ``State.strip``."""
+    if not isinstance(slots, dict) or not set(slots) <= set(D.regions):
+        _bad(where, f"an object region -> cards, got {clip(slots)}")
+    for name, cards in slots.items():
+        strip[p * REGIONS + _REGION[name]] = _ids(cards, _CARD, f"{where}.{name}")
 
 
 def _read_round(done, n: int, where: str) -> tuple:

@@ -9,7 +9,9 @@ Fields (lists have one entry per seat, per region, or per seat × region):
   source s = start, places, spain, exploitation; a seat's VP is their sum);
 * ``resources``, ``power_counters`` (per region), ``influence`` (``influence[x * n + p]`` = I[X][p]);
 * ``deck``, ``discard`` (influence card instances, sorted tuples), ``hand`` (per seat, sorted: the
-  canonical bidding order), ``strip`` (``strip[p * 10 + x]``: the cards under p's slot x);
+  canonical bidding order), ``strip`` (``strip[p * 10 + x]``: the cards under p's slot x),
+  ``revealed`` (the strips as the last Reveal showed them, laid out like ``strip``: public from
+  the Reveal until the next Bid, §5.5; empty otherwise);
 * ``dev_deck``, ``dev_discard`` (face up), ``dev_face_down`` (the Dutch discards, R9), ``dev_hand``;
 * setup: ``rollers`` (the seats rolling this round), ``rolls`` (their rolls so far),
   ``roll_rounds`` (every finished round: ((seat, roll), ...));
@@ -87,7 +89,7 @@ DIE_OUTCOMES = tuple([(a, 1 / 6) for a in acts] for acts in DIE_ACTIONS)
 class State(BaseState):
     """One position of a game of Imperial Powers. Use ``ImperialPowers.new_initial_state``."""
 
-    SHARED = ("n", "phase", "current", "turn", "instigator", "first_instigator", "ply", "deck", "discard",
+    SHARED = ("n", "phase", "current", "turn", "instigator", "first_instigator", "ply", "revealed", "deck", "discard",
               "dev_deck", "dev_discard", "dev_face_down", "rollers", "rolls", "roll_rounds", "deal", "dealt",
               "moves_left", "moved", "tactics_log", "events_left", "event_rows", "pending_event", "resolved",
               "dice_for", "_outcomes")
@@ -109,6 +111,7 @@ class State(BaseState):
         self.deck, self.discard = tuple(range(len(D.card_names))), ()
         self.hand = [()] * n
         self.strip = [()] * (n * REGIONS)
+        self.revealed = ()
         self.dev_deck, self.dev_discard, self.dev_face_down = tuple(range(len(D.dev_ids))), (), ()
         self.dev_hand = [()] * n
         self.rollers, self.rolls, self.roll_rounds = tuple(range(n)), (), ()
@@ -249,14 +252,20 @@ def _finish_setup(st: State) -> None:
 # ----- draw (§5.1) -----
 
 def _begin_turn(st: State) -> None:
-    leaders = [rules.leader(st, x) for x in range(REGIONS)]  # fixed before anything is dealt (R7)
+    st.deal, st.dealt = deal_of(st), 0
+    _next_deal(st)
+
+
+def deal_of(st: State) -> tuple:
+    """This turn's draws in order ((seat, INFLUENCE | DEVELOPMENT), ...), from the map as it is before
+    anything is dealt (the Leaders are fixed then, R7; the map does not change while dealing)."""
+    leaders = [rules.leader(st, x) for x in range(REGIONS)]
     deal = []
     for k in range(st.n):
         p = st.seat_after_instigator(k)
         cards, devs = rules.allotment(st, leaders, p)
         deal += [(p, INFLUENCE)] * cards + [(p, DEVELOPMENT)] * devs
-    st.deal, st.dealt = tuple(deal), 0
-    _next_deal(st)
+    return tuple(deal)
 
 
 def _next_deal(st: State) -> None:
@@ -330,7 +339,7 @@ def _apply_deal_development(st: State, a: tuple) -> None:
 # ----- bid (§5.2) -----
 
 def _begin_bid(st: State) -> None:
-    st.phase = P_BID
+    st.phase, st.revealed = P_BID, ()
     _next_bidder(st, 0)
 
 
@@ -455,6 +464,8 @@ def _end_tactics_decision(st: State) -> None:
 
 def _reveal(st: State) -> None:
     n, strip, influence = st.n, st.strip, st.influence
+    bids = tuple(strip)
+    st.revealed = bids if any(bids) else ()
     shown = []
     for p in range(n):
         for x in range(REGIONS):
@@ -464,7 +475,10 @@ def _reveal(st: State) -> None:
                 shown += cards
                 strip[p * REGIONS + x] = ()
     st.discard = tuple(sorted(st.discard + tuple(shown)))
-    st.emit("revealed", "§5.5", influence=[rules.row(st, x) for x in range(REGIONS)])
+    if st.recording:
+        st.emit("revealed", "§5.5", influence=[rules.row(st, x) for x in range(REGIONS)],
+                strips=[{D.regions[x]: [D.card_names[c] for c in bids[p * REGIONS + x]]
+                         for x in range(REGIONS) if bids[p * REGIONS + x]} for p in range(n)])
 
 
 def _score_phase(st: State) -> None:

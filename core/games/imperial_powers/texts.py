@@ -41,6 +41,9 @@ def decision_lines(state) -> list[str]:
         lines.append(f"  Your development cards: {', '.join(dev_label(d) for d in me['dev_hand'])}")
     lines.append("  " + _standing(view))
     lines.append("  " + _map_line(view))
+    shown = [f"{SEATS[s['seat']]}: {strip_label(s['revealed'])}" for s in view["seats"] if s.get("revealed")]
+    if shown:  # public from the Reveal until the next Bid (§5.5)
+        lines.append("  Strips at the Reveal: " + " | ".join(shown))
     return lines
 
 
