@@ -187,6 +187,12 @@ def _add_batch_commands(sub) -> None:
     cmp.add_argument("runs", nargs="+", metavar="RUN", help="run names of the catalogue (imperial runs)")
     cmp.add_argument("--catalog", default=None, metavar="PATH", help="catalogue file (default: lab.duckdb in the user folder)")
     cmp.add_argument("--json", action="store_true", help="print the comparison as one JSON object")
+    cmp.add_argument("--margin", type=float, metavar="SHARE",
+                     help="a seat within this share of its fair share is fair enough (default 0.03: 3 points)")
+    cmp.add_argument("--by", metavar="SIDE", help="count another side than the seats (Imperial Powers: power)")
+    cmp.add_argument("--replicate", action="store_true", help="first play a fresh-seed replicate of each run "
+                     "(NAME-replicate, resumed if begun): a finding is established when it holds there too")
+    cmp.add_argument("--workers", type=bounded(MAX_WORKERS), default=1, help="workers of the replicates (default 1)")
     cmp.set_defaults(run=_compare)
 
     query = sub.add_parser("query", help="run one SQL query over the catalogue and print the result")
@@ -497,7 +503,10 @@ def _runs(args) -> int:
 def _compare(args) -> int:
     from imperial_lab.core import compare
 
-    result = compare.load(_catalog(args), args.runs)
+    if args.replicate:
+        compare.margin_of(args.margin)  # every refusal before the first game
+        compare.play_replicates(_catalog(args), args.runs, workers=args.workers)
+    result = compare.load(_catalog(args), args.runs, args.margin, args.by)
     print(json.dumps(compare.to_json(result), indent=1) if args.json else compare.text_report(result))
     return 0
 
