@@ -70,6 +70,35 @@ ESTABLISHED = "established"
 NOT_REPLICATED = "found once, not yet replicated"
 VERDICT_WORDS = {"fair": "fair", "unfair": "unfair", "undecided": "not enough games"}
 
+# Each statistic in one sentence for a player: the Compare page's glossary and its tables' tooltips.
+GLOSSARY = {
+    "share of the wins": "How often a seat wins: a game won alone counts 1, a win shared by k players counts 1/k "
+                         "for each of them.",
+    "fair share": "What every seat would win if the seats were worth the same: 1 in 4 (25%) with four players.",
+    "interval": "The range in which the seat's true share lies, with 95% confidence for all the seats of a setup "
+                "together (its seats under every rung of the ladder, so it is wider than one seat's alone).",
+    "margin": "How far from its fair share a seat may be and the setup still count as fair; you choose it "
+              "(3 points by default).",
+    "fair": "Every seat's interval lies within the fair share ± the margin: the games show no seat is worth more "
+            "than the margin.",
+    "unfair": "Some seat's interval lies wholly beyond the margin: that seat is shown to be worth more (or less) "
+              "than the margin.",
+    "too few games": "Neither can be shown yet; the page says about how many games would decide (a power "
+                     "calculation on the shares seen so far).",
+    "the ladder": "The same setup played by ever stronger players: random bots, the heuristic bot at "
+                  "temperature 1, 0.3, 0.1 and 0 (less randomness in its choices: stronger), then the strongest "
+                  "bot the lab has.",
+    "grows / shrinks / flips": "How a seat's edge changes as the players get stronger: a slope tested along the "
+                               "ladder, or a seat shown above its share with some players and below with others.",
+    "gap": "The best seat's share minus the worst seat's; its interval follows from the seats' intervals.",
+    "line-up": "The bots that played a run: one bot in every seat is a rung of the ladder.",
+    "family": "The tests asked about one question (one setup along the ladder, or two setups side by side); each "
+              "test is judged against the number of tests in its family, however many runs you load.",
+    "adjusted p": "A test's p-value times the number of tests in its family (Bonferroni): below 0.05, the "
+                  "difference is significant.",
+    "established": "The finding showed again on a replicate: the same runs played again on new seeds. "
+                   "Otherwise it is found once, not yet replicated.",
+}
 # The per-game rows come from each game's tables part: its ``COMPARE`` holds ``sql`` (one row per
 # finished game: run, game_id, setup, players, bots, winners, scores, rounds, margin, lead_changes;
 # ``{runs}`` is the run filter's placeholders, as often as it appears), the unit of ``rounds``
@@ -798,7 +827,7 @@ def _num(x):
 def text_report(c: Comparison) -> str:
     """The comparison as ``imperial compare`` prints it: the verdicts in words first, then each cell,
     the findings and every test."""
-    sides = f"; {c.seats_note}" if c.seats_note else ""
+    sides = f"; {c.noun} {c.seats_note}" if c.seats_note else ""
     lines = [*summary(c), "",
              f"{len(c.runs)} runs, {len(c.cells)} cells (setup × line-up); unit of every test: the game; {SHARED_WINS}; "
              f"{len(c.tests)} tests in {len(c.families)} families, Bonferroni within each at α = {stats.ALPHA}; "

@@ -34,7 +34,7 @@ def test_explore_a_game_notebook_runs(lab, monkeypatch):
 def test_compare_notebook_runs(lab, monkeypatch):
     figures, text, plain, _ = run_notebook("02_compare_bond_distributions.ipynb", lab, monkeypatch)
     assert len(figures) == 6  # win rates by seat and by starting government, four distributions
-    assert "tests at alpha = 0.05, Holm-adjusted" in text
+    assert "tests at alpha = 0.05, Bonferroni-adjusted within" in text
     assert all(run in plain for run in lab.runs)
 
 

@@ -459,4 +459,4 @@ JOIN ({LEAD_CHANGES_SQL}) lead USING (run, game_id)
 ORDER BY g.run, g.game_id"""
 COMPARE = {"sql": COMPARE_SQL, "length": "turns", "seats": "counted from the first instigator",
            "by": {"power": {"sql": COMPARE_BY_POWER_SQL, "sides": [power_name(power) for power in D.powers],
-                            "seats": f"counted by power ({len(D.powers)} players: every power in every game)"}}}
+                            "seats": f"counted as sides ({len(D.powers)} players: every power in every game)"}}}
