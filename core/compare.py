@@ -86,8 +86,8 @@ GLOSSARY = {
     "too few games": "Neither can be shown yet; the page says about how many games would decide (a power "
                      "calculation on the shares seen so far).",
     "the ladder": "The same setup played by ever stronger players: random bots, the heuristic bot at "
-                  "temperature 1, 0.3, 0.1 and 0 (less randomness in its choices: stronger), then the strongest "
-                  "bot the lab has.",
+                  "temperature t=1, 0.3, 0.1 and 0 (the less randomness in its choices, the stronger it plays), "
+                  "then the strongest bot the lab has.",
     "grows / shrinks / flips": "How a seat's edge changes as the players get stronger: a slope tested along the "
                                "ladder, or a seat shown above its share with some players and below with others.",
     "gap": "The best seat's share minus the worst seat's; its interval follows from the seats' intervals.",
@@ -137,6 +137,11 @@ class Comparison:
     @property
     def setups(self) -> list[str]:
         return sorted(self.cells["setup"].unique())
+
+    def ordered_cells(self) -> pd.DataFrame:
+        """The cells by setup, then up the ladder (its rungs weakest first, then the other line-ups)."""
+        order = self.cells.assign(order=self.cells["rung"].fillna(math.inf))
+        return order.sort_values(["setup", "order", "lineup"]).drop(columns="order")
 
     @property
     def noun(self) -> str:
@@ -262,7 +267,7 @@ def build(games: pd.DataFrame, lineups: dict[str, str], length: str = "rounds", 
     winners, scores, rounds, margin, lead_changes); ``lineups`` names each run's line-up; ``length`` is
     the unit of ``rounds``, ``seats_note`` how seats are counted, ``sides`` the names of the sides
     counted instead of seats (the game's ``COMPARE``); ``margin`` the equivalence margin per seat."""
-    games = games.assign(lineup=games["run"].map(lineups).fillna("mixed"))
+    games = games.assign(lineup=games["run"].map(lineups).fillna("mixed"), setup=games["setup"].astype(str))
     runs = (games.groupby("run", observed=True)
             .agg(setup=("setup", "first"), lineup=("lineup", "first"), players=("players", "first"),
                  n=("game_id", "size")).reset_index())
@@ -517,8 +522,9 @@ def _trend_words(c: Comparison, setup: str, players: int, rungs: pd.DataFrame) -
     s = next(p for p in range(players) if c.side(p) == best.subject)
     first, last = rate(s, weak.lineup), rate(s, strong.lineup)
     kind = "grows" if abs(last - par) > abs(first - par) else "shrinks"
-    return kind, s, (f"As the players get stronger ({names}), {c.side(s)}'s edge {kind}: {_pct(first)} → "
-                     f"{_pct(last)} of the wins (fair share {_pct(par)}).")
+    above = (last if kind == "grows" else first) > par  # the side of the fair share its larger distance is on
+    return kind, s, (f"As the players get stronger ({names}), {c.side(s)}'s {'edge' if above else 'shortfall'} "
+                     f"{kind}: {_pct(first)} → {_pct(last)} of the wins (fair share {_pct(par)}).")
 
 
 def _cells_words(c: Comparison, cells: pd.DataFrame) -> str:
@@ -543,9 +549,17 @@ def _cells_words(c: Comparison, cells: pd.DataFrame) -> str:
         most = int(undecided["games_to_decide"].max())
         games = (f"more games than anyone could play (a seat sits on the margin)" if most >= stats.MAX_GAMES_TO_DECIDE
                  else f"about {most:,} games a line-up would")
-        parts.append(f"not enough games to tell with {_lineups_words(c, undecided)} "
-                     f"({', '.join(f'{int(n):,}' for n in undecided['n'])} games; {games})")
+        parts.append(f"not enough games to tell with {_lineups_words(c, undecided)} ({_games_words(undecided['n'])}; "
+                     f"{games})")
     return "; ".join(parts) + "."
+
+
+def _games_words(counts) -> str:
+    """``1,000 games each`` or ``1,000, 500 games``."""
+    counts = [int(n) for n in counts]
+    if len(set(counts)) == 1:
+        return f"{counts[0]:,} games" + (" each" if len(counts) > 1 else "")
+    return ", ".join(f"{n:,}" for n in counts) + " games"
 
 
 def _worst_seat(c: Comparison, cell) -> tuple[int, float]:
@@ -736,32 +750,58 @@ def confirm(c: Comparison, again: Comparison) -> None:
 def summary(c: Comparison) -> list[str]:
     """The verdicts in plain words, first on the page and in the report: one sentence per setup (its
     verdicts along the ladder, whether an edge grows, shrinks or flips), then one per pair of setups
-    under each line-up both played (which looks fairer, and whether the games can tell)."""
+    (which looks fairer under each line-up both played, and whether the games tell them apart)."""
     lines = []
     for s in c.verdicts.itertuples():
         mark = f" [{s.replication}]" if s.replication else ""
         lines.append(s.text + mark)
-    for p in c.pairs.itertuples():
-        lines.append(pair_text(c, p))
+    for _, pairs in c.pairs.groupby(["setup", "versus"], sort=True):
+        lines.append(pair_text(c, pairs))
     return lines
 
 
-def pair_text(c: Comparison, p) -> str:
-    """"A looks fairer than B under L: best-minus-worst seat 5 vs 10 points, but N games a setup cannot
-    tell them apart; about M games each would"."""
-    a, b = label(p.setup), label(p.versus)
-    fairer, other = (a, b) if p.gap <= p.versus_gap else (b, a)
-    gaps = sorted([p.gap, p.versus_gap])
-    looks = f"{a} and {b} look alike" if round(1000 * gaps[0]) == round(1000 * gaps[1]) else f"{fairer} looks fairer than {other}"
-    head = (f"{looks} with {_lineup_words(c, p.lineup)}: best-minus-worst seat {100 * gaps[0]:.1f} vs "
-            f"{100 * gaps[1]:.1f} points")
-    games = f"{int(p.n):,}" if p.n == p.versus_n else f"{int(p.n):,} and {int(p.versus_n):,}"
-    if p.told_apart:
-        return (f"{head}, and they differ: {c.side(int(p.seat))} wins {_pct(p.rate)} in {a} and "
-                f"{_pct(p.versus_rate)} in {b} ({games} games).")
+def pair_text(c: Comparison, pairs: pd.DataFrame) -> str:
+    """Two setups in one sentence: which looks fairer (the smaller best-minus-worst seat) under each
+    line-up both played, then where they differ, or that the games a setup cannot tell them apart and
+    about how many would: "three_nations_each looks fairer than standard with random (gap 5.0 vs 10.0
+    points), ..., but 150 games a setup cannot tell them apart; about 2,400 games each would"."""
+    order = pairs.assign(order=[_rung_order(c, lineup) for lineup in pairs["lineup"]]).sort_values("order")
+    first = order.iloc[0]
+    a, b = label(first.setup), label(first.versus)
+    parts = []
+    for looks, rows in _by_looks(order, a, b):
+        gaps = ", ".join(f"{_lineup_words(c, p.lineup)} {100 * p.gap:.1f} vs {100 * p.versus_gap:.1f}"
+                         for p in rows.itertuples())
+        parts.append(f"{looks} with {gaps} points")
+    head = f"Best-minus-worst seat of {a} vs {b}: " + "; ".join(parts)
+    apart = order[order["told_apart"]]
+    if len(apart):
+        p = apart.iloc[0]
+        return (f"{head}. They differ with {_lineup_words(c, p.lineup)}: {c.side(int(p.seat))} wins {_pct(p.rate)} "
+                f"in {a} and {_pct(p.versus_rate)} in {b} ({_games_words([p.n, p.versus_n])}).")
+    p = order.sort_values("games_each").iloc[0]
+    games = _games_words(sorted(set(order["n"]) | set(order["versus_n"])))
     if p.games_each >= stats.MAX_GAMES_TO_DECIDE:
-        return f"{head}; no {c.noun[:-1]}'s share is shown to differ between them in {games} games a setup."
-    return f"{head}, but {games} games a setup cannot tell them apart; about {int(p.games_each):,} games each would."
+        return f"{head}; no {c.noun[:-1]}'s share is shown to differ between them ({games} a setup)."
+    return (f"{head}; {games} a setup cannot tell them apart; about {int(p.games_each):,} games each would "
+            f"(with {_lineup_words(c, p.lineup)}).")
+
+
+def _by_looks(pairs: pd.DataFrame, a: str, b: str):
+    """The pairs' line-ups grouped by which setup looks fairer there (the smaller gap), in order."""
+    def looks(p) -> str:
+        if round(1000 * p.gap) == round(1000 * p.versus_gap):
+            return f"{a} and {b} look alike"
+        return f"{a} looks fairer" if p.gap < p.versus_gap else f"{b} looks fairer"
+
+    keys = [looks(p) for p in pairs.itertuples()]
+    for key in dict.fromkeys(keys):
+        yield key, pairs[[k == key for k in keys]]
+
+
+def _rung_order(c: Comparison, lineup: str) -> float:
+    rung = c.cells.loc[c.cells["lineup"] == lineup, "rung"].iloc[0]
+    return math.inf if rung is None or rung != rung else float(rung)
 
 
 # ----- output -----
@@ -799,8 +839,8 @@ def to_json(c: Comparison) -> dict:
         "pairs": [{"setup": p.setup, "versus": p.versus, "bots": p.lineup, "gap": _num(p.gap),
                    "versus_gap": _num(p.versus_gap), "seat": int(p.seat), "difference": _num(p.difference),
                    "ci": ci(p.low, p.high), "adjusted_p": _num(p.adjusted_p), "told_apart": bool(p.told_apart),
-                   "games_each": None if p.games_each is None or p.games_each != p.games_each else int(p.games_each),
-                   "text": pair_text(c, p)} for p in c.pairs.itertuples()],
+                   "games_each": None if p.games_each is None or p.games_each != p.games_each else int(p.games_each)}
+                  for p in c.pairs.itertuples()],
         "seats": [{"run": r.run, "seat": int(r.seat), "wins": _num(r.wins), "n": int(r.n), "win_share": _num(r.rate),
                    "ci": ci(r.low, r.high)} for r in c.run_seats.itertuples()],
         "bots": [{"setup": r.setup, "lineup": r.lineup, "bot": r.bot, "wins": _num(r.wins), "n": int(r.n),
@@ -833,7 +873,7 @@ def text_report(c: Comparison) -> str:
              f"{len(c.tests)} tests in {len(c.families)} families, Bonferroni within each at α = {stats.ALPHA}; "
              f"margin ±{_pts(c.margin)} a seat{sides}"
              + ("" if c.replicate is None else f"; replicates: {len(c.replicate.runs)} runs on fresh seeds"), ""]
-    for cell in c.cells.itertuples():
+    for cell in c.ordered_cells().itertuples():
         seats = c.seats[(c.seats["setup"] == cell.setup) & (c.seats["lineup"] == cell.lineup)]
         rates = ", ".join(f"{c.side(int(s.seat))} {_pct(s.rate)} ({_ci(s.low, s.high)})"
                           for s in seats.itertuples())

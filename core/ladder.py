@@ -52,12 +52,12 @@ def searches(spec: str) -> bool:
 
 
 def rung_words(spec: str, game: str | None = None) -> str:
-    """A rung in words: "random", "heuristic, temperature 0.3", or the search bot's spec."""
+    """A rung in a few words: "random", "heuristic t=0.3" (its temperature), or the search bot's spec."""
     name, params = parse_bot_spec(spec, "ladder", game)
     if name != "heuristic":
         return spec
     from imperial_lab.core.bots import bot_classes
 
     temperature = params.get("temperature", bot_classes(game)[name].PARAMS["temperature"][3])
-    return f"heuristic, temperature {temperature:g}"
+    return f"heuristic t={temperature:g}"
 

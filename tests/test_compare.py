@@ -63,7 +63,7 @@ def test_the_ladder_of_each_game_goes_from_random_to_its_strongest_bot():
         rungs = ladder.rungs(game)
         assert rungs[0] == "random" and len(rungs) == len(set(rungs))
         assert [ladder.rung_words(spec, game) for spec in rungs[1:5]] == [
-            f"heuristic, temperature {t:g}" for t in ladder.HEURISTIC_TEMPERATURES]
+            f"heuristic t={t:g}" for t in ladder.HEURISTIC_TEMPERATURES]
         top = ladder.TOP[game]
         assert rungs[-1] == (canonical_spec(top, game=game) if top else "heuristic:temperature=0" if game != "imperia"
                              else "heuristic")  # Imperia's heuristic plays at 0 by default
@@ -211,8 +211,8 @@ def test_the_setup_verdict_says_whether_an_edge_grows_shrinks_or_flips():
                   games("x-0", "x", T0, [(1, 600), (0, 134), (2, 133), (3, 133)]))
     row = grows.verdicts.iloc[0]
     assert (row.verdict, row.along, row.seat) == ("unfair", "grows", 1)
-    assert "Player B's edge grows: 25.0% → 60.0%" in row.text and "random → heuristic, temperature 0" in row.text
-    assert row.text.startswith("x: unfair with heuristic, temperature 0.3, heuristic, temperature 0")
+    assert "Player B's edge grows: 25.0% → 60.0%" in row.text and "random → heuristic t=0" in row.text
+    assert row.text.startswith("x: unfair with heuristic t=0.3, heuristic t=0")
     shrinks = build(games("x-r", "x", R, [(1, 400), (0, 200), (2, 200), (3, 200)]), games("x-0", "x", T0, EVEN))
     assert shrinks.verdicts.iloc[0].along == "shrinks"
     flips = build(games("x-r", "x", R, [(1, 400), (0, 200), (2, 200), (3, 200)]),
@@ -227,11 +227,15 @@ def test_two_setups_are_told_apart_or_the_games_that_would_are_given():
     c = build(games("x-h", "x", H, [(0, 280), (1, 250), (2, 250), (3, 220)]), games("y-h", "y", H, EVEN))
     pair = c.pairs.iloc[0]
     assert not pair.told_apart and pair.games_each == stats.games_to_tell_apart(0.28, 0.25, (4 + 3) * RUNGS)
-    text = compare.pair_text(c, pair)
-    assert text.startswith("y looks fairer than x with heuristic, temperature 0.3: best-minus-worst seat 0.0 vs "
-                           "6.0 points, but 1,000 games a setup cannot tell them apart; about ")
-    apart = build(games("x-h", "x", H, [(0, 400), (1, 200), (2, 200), (3, 200)]), games("y-h", "y", H, EVEN))
-    assert apart.pairs.iloc[0].told_apart and "and they differ: Player A wins 40.0% in x" in compare.summary(apart)[-1]
+    assert compare.summary(c)[-1] == (f"Best-minus-worst seat of x vs y: y looks fairer with heuristic t=0.3 6.0 vs "
+                                      f"0.0 points; 1,000 games a setup cannot tell them apart; about "
+                                      f"{pair.games_each:,} games each would (with heuristic t=0.3).")
+    apart = build(games("x-h", "x", H, [(0, 400), (1, 200), (2, 200), (3, 200)]), games("y-h", "y", H, EVEN),
+                  games("x-r", "x", R, EVEN), games("y-r", "y", R, [(0, 240), (1, 260), (2, 250), (3, 250)]))
+    assert compare.summary(apart)[-1] == (
+        "Best-minus-worst seat of x vs y: x looks fairer with random 0.0 vs 2.0 points; y looks fairer with heuristic "
+        "t=0.3 20.0 vs 0.0 points. They differ with heuristic t=0.3: Player A wins 40.0% in x and 25.0% in y "
+        "(1,000 games each).")
 
 
 # ----- replication -----

@@ -137,7 +137,7 @@ def test_first_start_plays_the_default_dataset_then_compares(tmp_path, setups, m
     assert at.multiselect(key="compare_runs").value == expected  # the first start's grid
     assert sorted(set(at.dataframe[0].value["lineup"])) == ["heuristic t=0.3", "random"]  # rungs of the ladder
     at.multiselect(key="new_setups").set_value(["standard"])
-    at.multiselect(key="new_lineups").set_value(["heuristic, temperature 0.3", "random"])
+    at.multiselect(key="new_lineups").set_value(["heuristic t=0.3", "random"])
     at.number_input(key="new_games").set_value(3)
     at.button[0].click().run()  # the form's submit button
     assert not at.exception

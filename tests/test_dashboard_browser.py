@@ -226,7 +226,7 @@ def test_compare_tables_and_charts_fit_a_laptop(page):
     table = next(frame for frame in layout["frames"] if "adj. p" in frame["headers"])
     assert {"p", "adj. p", "n", "effect [CI]"} <= set(table["headers"])
     cells = next(frame for frame in layout["frames"] if "verdict" in frame["headers"])
-    assert {"line-up", "Player A", "Player D", "gap", "to decide"} <= set(cells["headers"])
+    assert {"line-up", "worst seat", "gap", "to decide", "replicate"} <= set(cells["headers"])
     assert table["client"] > 0 and table["scroll"] <= table["client"] + 1, table  # no horizontal scroll
     assert 0 <= table["box"][0] and table["box"][2] <= COMPARE_SCREEN["width"], table  # within the window
     assert all(frame["scroll"] <= frame["client"] + 1 for frame in layout["frames"]), layout["frames"]

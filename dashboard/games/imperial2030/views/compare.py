@@ -11,7 +11,6 @@ What the verdicts say is what ``imperial compare RUN... --json`` prints for the 
 
 from __future__ import annotations
 
-import math
 import re
 from pathlib import Path
 
@@ -41,7 +40,7 @@ EFFECT_UNITS = {"seat_scores": "pts", "margin": "pts", "rounds": "rounds", "lead
 VERDICT_SHOWN = {"fair": "✓ fair", "unfair": "✗ unfair", "undecided": "? too few games"}
 # Grids size columns by their first characters, which would cut setup names and line-ups; every table
 # fits the main area of a 1366 px screen beside the sidebar (about 900 px).
-CELL_COLUMNS = {"setup": st.column_config.TextColumn("setup", width=120),
+CELL_COLUMNS = {"setup": st.column_config.TextColumn("setup", width=130),
                 "lineup": st.column_config.TextColumn("line-up", width=150, help=GLOSSARY["line-up"]),
                 "n": st.column_config.NumberColumn("n", width=55, help="the cell's finished games")}
 
@@ -125,8 +124,9 @@ def margin_and_replicate(catalog, runs) -> float:
     left, right = st.columns([1, 2])
     margin = left.number_input("Fair within ± points", min_value=0.5, max_value=20.0, value=100 * stats.MARGIN,
                                step=0.5, key="compare_margin", help=GLOSSARY["margin"])
-    right.caption(f"**Replicate:** {GLOSSARY['established']} The button plays each run again (same setup, bots "
-                  "and number of games, new seeds); a run already replicated is not played again.")
+    right.caption("**Replicate:** a verdict or a finding is *established* only when the same runs, played again on "
+                  "new seeds, show it again. The button plays each run again (same setup, bots and number of games); "
+                  "a run already replicated is not played again.")
     if right.button("Play a replicate (fresh seeds)", key="compare_replicate",
                     help="imperial compare RUN... --replicate does the same"):
         frame.play_then_rerun(lambda on_progress: compare.play_replicates(catalog, runs, progress=False,
@@ -149,8 +149,8 @@ def verdict(c) -> None:
         mark = {"unfair": ":material/cancel:", "fair": ":material/check_circle:"}.get(row.verdict, ":material/help:")
         tail = f" \\[{plain(row.replication)}\\]" if row.replication else ""
         st.markdown(f"{mark} {plain(row.text)}{tail}")
-    for pair in c.pairs.itertuples():
-        st.markdown(f":material/compare_arrows: {plain(compare.pair_text(c, pair))}")
+    for text in compare.summary(c)[len(c.verdicts):]:  # the pairs of setups
+        st.markdown(f":material/compare_arrows: {plain(text)}")
     replicated = "" if c.replicate is None else (
         f" Replicates of {len(c.replicate.runs)} runs were read: a verdict or finding they show again is "
         f"marked established.")
@@ -166,7 +166,7 @@ def rung_label(c, lineup: str) -> str:
     if rung != rung or rung is None:
         return lineup
     words = ladder.rung_words(lineup.rsplit(" ×", 1)[0], c.game)
-    return words.replace("heuristic, temperature ", "heuristic t=")
+    return words
 
 
 def glossary() -> None:
@@ -180,21 +180,35 @@ def _pct(x: float, sign: str = "%") -> str:
     return "–" if x != x else f"{100 * x:.0f}{sign}"
 
 
-def cell_table(c) -> pd.DataFrame:
-    """One row per cell: each seat's share "25.1 [21, 29]" (percent, the family's interval), the gap,
-    the verdict and the games that would decide."""
+def verdict_table(c) -> pd.DataFrame:
+    """One row per cell: its verdict, its seat farthest from the fair share "B 37.0 [33, 41]" (percent,
+    the family's interval), the gap, the games that would decide, and what a replicate showed."""
     rows = []
-    for cell in c.cells.assign(order=c.cells["rung"].fillna(math.inf)).sort_values(["setup", "order"]).itertuples():
+    for cell in c.ordered_cells().itertuples():
+        seats = c.seats[(c.seats["setup"] == cell.setup) & (c.seats["lineup"] == cell.lineup)]
+        par = 1 / int(cell.players)
+        worst = max(seats.itertuples(), key=lambda s: abs(s.rate - par))
+        decide = cell.games_to_decide
+        rows.append({"setup": label(cell.setup), "lineup": rung_label(c, cell.lineup), "n": cell.n,
+                     "verdict": VERDICT_SHOWN[cell.verdict],
+                     "worst seat": f"{c.side(int(worst.seat))[-1] if not c.sides else c.side(int(worst.seat))} "
+                                   f"{100 * worst.rate:.1f} [{_pct(worst.low, '')}, {_pct(worst.high, '')}]",
+                     "gap": f"{_pct(cell.gap, '')} [{_pct(cell.gap_low, '')}, {_pct(cell.gap_high, '')}]",
+                     "to decide": ("" if decide is None or decide != decide else "too many to play"
+                                   if decide >= stats.MAX_GAMES_TO_DECIDE else f"~{int(decide):,}"),
+                     "replicate": cell.replication or ""})
+    return pd.DataFrame(rows)
+
+
+def share_table(c) -> pd.DataFrame:
+    """One row per cell, a column per seat: its share of the wins "25.1 [21, 29]" (percent, the
+    family's interval)."""
+    rows = []
+    for cell in c.ordered_cells().itertuples():
         row = {"setup": label(cell.setup), "lineup": rung_label(c, cell.lineup), "n": cell.n}
         seats = c.seats[(c.seats["setup"] == cell.setup) & (c.seats["lineup"] == cell.lineup)]
         for s in seats.itertuples():
             row[c.side(int(s.seat))] = f"{100 * s.rate:.1f} [{_pct(s.low, '')}, {_pct(s.high, '')}]"
-        row["gap"] = f"{_pct(cell.gap, '')} [{_pct(cell.gap_low, '')}, {_pct(cell.gap_high, '')}]"
-        row["verdict"] = VERDICT_SHOWN[cell.verdict] + (f" ({cell.replication})" if cell.replication else "")
-        decide = cell.games_to_decide
-        row["games to decide"] = ("" if decide is None or decide != decide else
-                                  "more than anyone can play" if decide >= stats.MAX_GAMES_TO_DECIDE else
-                                  f"~{int(decide):,}")
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -206,17 +220,20 @@ def grid(c, governments: pd.DataFrame) -> None:
     st.caption(f"Each seat's share of the wins ({GLOSSARY['share of the wins'].lower()}) with its interval; the dotted "
                f"line is the fair share and the grey band the margin (±{100 * c.margin:g} points). A seat whose "
                "interval stays inside the band everywhere is fair along the ladder.")
-    table = cell_table(c)
-    sides = [name for name in table.columns if name not in ("setup", "lineup", "n", "gap", "verdict",
-                                                             "games to decide")]
-    st.dataframe(table, hide_index=True, column_config=CELL_COLUMNS | {
-        **{name: st.column_config.TextColumn(name, width=88, help=f"share of the wins, % [{GLOSSARY['interval']}]")
-           for name in sides},
-        "lineup": st.column_config.TextColumn("line-up", width=125, help=GLOSSARY["line-up"]),
-        "gap": st.column_config.TextColumn("gap", width=70, help=GLOSSARY["gap"]),
-        "verdict": st.column_config.TextColumn("verdict", width=100,
+    st.dataframe(verdict_table(c), hide_index=True, column_config=CELL_COLUMNS | {
+        "verdict": st.column_config.TextColumn("verdict", width=115,
                                                help=f"fair: {GLOSSARY['fair']} unfair: {GLOSSARY['unfair']}"),
-        "games to decide": st.column_config.TextColumn("to decide", width=80, help=GLOSSARY["too few games"])})
+        "worst seat": st.column_config.TextColumn("worst seat", width=120,
+                                                  help="the seat farthest from its fair share: its share of the wins, "
+                                                       f"% [{GLOSSARY['interval']}]"),
+        "gap": st.column_config.TextColumn("gap", width=80, help=GLOSSARY["gap"]),
+        "to decide": st.column_config.TextColumn("to decide", width=85, help=GLOSSARY["too few games"]),
+        "replicate": st.column_config.TextColumn("replicate", width=95, help=GLOSSARY["established"])})
+    table = share_table(c)
+    sides = [name for name in table.columns if name not in CELL_COLUMNS]
+    st.dataframe(table, hide_index=True, column_config=CELL_COLUMNS | {
+        name: st.column_config.TextColumn(name, width=90, help=f"share of the wins, % [{GLOSSARY['interval']}]")
+        for name in sides})
     bots(c)
     starting_governments(c, governments)
 
