@@ -55,7 +55,7 @@ METRICS = {  # per-game figures compared between setups: label, unit
     "margin": ("winning margin", "points"),
 }
 TEST_NAMES = {
-    "seat_share": "score test of the seat's share against the fair share (Wilson interval)",
+    "seat_share": "exact binomial test of the seat's share against the fair share (Clopper-Pearson interval)",
     "trend": "slope of the seat's share per game on its rung (OLS, HC1 errors)",
     "seat_scores": "Hotelling's T² (seat score − game mean)",
     "share_difference": "difference of the seat's shares (Newcombe's interval and the test inverting it)",
@@ -310,7 +310,8 @@ def build(games: pd.DataFrame, lineups: dict[str, str], length: str = "rounds", 
                    pd.DataFrame(columns=SETUP_COLUMNS), pd.DataFrame(pairs, columns=PAIR_COLUMNS), games=games,
                    length=length, seats_note=seats_note, game=game, margin=margin, sides=sides)
     c.verdicts = pd.DataFrame([_along(c, setup, int(players)) for (setup, players), _ in
-                             cells.groupby(["setup", "players"], sort=True)], columns=SETUP_COLUMNS)
+                               cells.groupby(["setup", "players"], sort=True)], columns=SETUP_COLUMNS)
+    c.verdicts = c.verdicts.sort_values("setup", key=lambda setups: setups.map(label), kind="stable")
     c.findings = findings(c)
     return c
 
@@ -546,12 +547,17 @@ def _cells_words(c: Comparison, cells: pd.DataFrame) -> str:
         parts.append(f"fair within ±{_pts(c.margin)} a seat with {_lineups_words(c, fair)}")
     undecided = order[order["verdict"] == "undecided"]
     if len(undecided):
-        most = int(undecided["games_to_decide"].max())
-        games = (f"more games than anyone could play (a seat sits on the margin)" if most >= stats.MAX_GAMES_TO_DECIDE
-                 else f"about {most:,} games a line-up would")
+        least, most = int(undecided["games_to_decide"].min()), int(undecided["games_to_decide"].max())
+        games = ("more games than anyone could play (a seat sits on the margin)" if least >= stats.MAX_GAMES_TO_DECIDE
+                 else f"about {least:,} games a line-up would decide" if most == least
+                 else f"about {least:,} to {_most(most)} games a line-up would decide")
         parts.append(f"not enough games to tell with {_lineups_words(c, undecided)} ({_games_words(undecided['n'])}; "
                      f"{games})")
     return "; ".join(parts) + "."
+
+
+def _most(n: int) -> str:
+    return "more than anyone could play" if n >= stats.MAX_GAMES_TO_DECIDE else f"{n:,}"
 
 
 def _games_words(counts) -> str:

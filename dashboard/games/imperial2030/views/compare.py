@@ -370,25 +370,25 @@ def every_test(c) -> None:
         "test": tests["metric"].map(TEST_LABELS),
         "setup": tests["setup"].map(label),
         "vs": tests["versus"].map(lambda v: "–" if v is None or v != v else label(v)),
-        "lineup": tests["lineup"],
+        "lineup": [rung_label(c, lineup) if lineup in set(c.cells["lineup"]) else lineup for lineup in tests["lineup"]],
         "subject": tests["subject"],
         "effect": [effect_text(row) for row in tests.itertuples()],
         "p": tests["p"], "adjusted_p": tests["adjusted_p"], "significant": tests["significant"],
         "n": tests["n"]})
     st.dataframe(shown, hide_index=True, key="every_test", column_config={
-        "#": st.column_config.NumberColumn("#", width=36),
-        "test": st.column_config.TextColumn("test", width=90),
-        "setup": st.column_config.TextColumn("setup", width=100),
-        "vs": st.column_config.TextColumn("vs", width=80, help="the other setup of a comparison of two setups"),
-        "lineup": st.column_config.TextColumn("line-up", width=110),
-        "subject": st.column_config.TextColumn("subject", width=70),
-        "effect": st.column_config.TextColumn("effect [CI]", width=140,
+        "#": st.column_config.NumberColumn("#", width=32),
+        "test": st.column_config.TextColumn("test", width=85),
+        "setup": st.column_config.TextColumn("setup", width=125),
+        "vs": st.column_config.TextColumn("vs", width=125, help="the other setup of a comparison of two setups"),
+        "lineup": st.column_config.TextColumn("line-up", width=105, help=GLOSSARY["line-up"]),
+        "subject": st.column_config.TextColumn("subject", width=75),
+        "effect": st.column_config.TextColumn("effect [CI]", width=135,
                                               help="what is measured: the table below, by #; the interval at the "
                                                    "level of the test's family"),
-        "p": st.column_config.NumberColumn("p", format="%.3g", width=58),
-        "adjusted_p": st.column_config.NumberColumn("adj. p", format="%.3g", width=58, help=GLOSSARY["adjusted p"]),
-        "significant": st.column_config.CheckboxColumn("✓", width=32, help=f"adjusted p < {stats.ALPHA}"),
-        "n": st.column_config.NumberColumn("n", width=55, help="games")})
+        "p": st.column_config.NumberColumn("p", format="%.2g", width=52),
+        "adjusted_p": st.column_config.NumberColumn("adj. p", format="%.2g", width=52, help=GLOSSARY["adjusted p"]),
+        "significant": st.column_config.CheckboxColumn("✓", width=30, help=f"adjusted p < {stats.ALPHA}"),
+        "n": st.column_config.NumberColumn("n", width=50, help="games")})
     with st.expander("What each test measures, and its family"):
         st.dataframe(pd.DataFrame({"#": range(1, len(tests) + 1), "id": tests["id"], "family": tests["family"],
                                    "tests": tests["size"], "effect": tests["effect_name"]}),
