@@ -519,8 +519,9 @@ def _trend_words(c: Comparison, setup: str, players: int, rungs: pd.DataFrame) -
         return "no change shown", None, (f"Along the ladder ({names}) no seat's share is shown to change"
                                          + (f" (each within ±{100 * bound:.1f} points a rung)." if bound == bound
                                             else "."))
-    best = trends.sort_values("adjusted_p").iloc[0]
-    s = next(p for p in range(players) if c.side(p) == best.subject)
+    # Of the seats whose share is shown to change, the one farthest from its fair share at either end.
+    changing = [p for p in range(players) if c.side(p) in set(trends["subject"])]
+    s = max(changing, key=lambda p: max(abs(rate(p, weak.lineup) - par), abs(rate(p, strong.lineup) - par)))
     first, last = rate(s, weak.lineup), rate(s, strong.lineup)
     kind = "grows" if abs(last - par) > abs(first - par) else "shrinks"
     above = (last if kind == "grows" else first) > par  # the side of the fair share its larger distance is on
