@@ -551,14 +551,12 @@ def _cells_words(c: Comparison, cells: pd.DataFrame) -> str:
         least, most = int(undecided["games_to_decide"].min()), int(undecided["games_to_decide"].max())
         games = ("more games than anyone could play (a seat sits on the margin)" if least >= stats.MAX_GAMES_TO_DECIDE
                  else f"about {least:,} games a line-up would decide" if most == least
-                 else f"about {least:,} to {_most(most)} games a line-up would decide")
+                 else f"about {least:,} games a line-up would decide, more than anyone could play where a seat "
+                      f"sits on the margin" if most >= stats.MAX_GAMES_TO_DECIDE
+                 else f"about {least:,} to {most:,} games a line-up would decide")
         parts.append(f"not enough games to tell with {_lineups_words(c, undecided)} ({_games_words(undecided['n'])}; "
                      f"{games})")
     return "; ".join(parts) + "."
-
-
-def _most(n: int) -> str:
-    return "more than anyone could play" if n >= stats.MAX_GAMES_TO_DECIDE else f"{n:,}"
 
 
 def _games_words(counts) -> str:

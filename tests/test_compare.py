@@ -315,3 +315,29 @@ def test_an_unknown_run_or_a_bad_margin_is_one_line(lab, capsys):  # noqa: F811
         assert main(["compare", *argv, "--catalog", str(lab.catalog)]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and words in err, err
+
+
+def test_imperial_powers_is_compared_by_power_when_asked(tmp_path):
+    """``--by power``: a game's winners, scores and bots in the order of the powers (every power plays
+    with five players), the sides named after the powers; fewer players hold no game of every power."""
+    from imperial_lab.core.catalog import query
+    from imperial_lab.core.simulate import simulate
+
+    catalog = tmp_path / "lab.duckdb"
+    setup = tmp_path / "random_powers.json"
+    setup.write_text(json.dumps({"game": "imperial_powers", "players": 5, "power_assignment": "random"}))
+    simulate(tmp_path / "runs" / "five", games=4, players=5, setup=str(setup), bots=["random"] * 5, seed=2, workers=1,
+             catalog=catalog, progress=False)
+    c = compare.load(catalog, ["five"], by="power")
+    assert c.sides == ["Britain", "France", "Spain", "Dutch", "Portuguese"] and c.noun == "powers"
+    order = ["britain", "france", "spain", "dutch", "portuguese"]
+    rows = query("SELECT game_id, powers, winners, scores FROM ip_games WHERE run = 'five' ORDER BY game_id", catalog)
+    for row, game in zip(c.games.itertuples(), rows.itertuples()):
+        powers = list(game.powers)
+        assert sorted(row.winners) == sorted(order.index(powers[w]) for w in game.winners)
+        assert list(row.scores) == [game.scores[powers.index(power)] for power in order]
+    assert "Britain" in set(c.tests["subject"]) and compare.to_json(c)["sides"] == c.sides
+    simulate(tmp_path / "runs" / "three", games=2, players=3, setup="default", bots=["random"] * 3, seed=2,
+             workers=1, catalog=catalog, progress=False, game="imperial_powers")
+    with pytest.raises(RunError, match="no finished game that holds every power"):
+        compare.load(catalog, ["three"], by="power")
