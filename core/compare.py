@@ -549,7 +549,7 @@ def _cells_words(c: Comparison, cells: pd.DataFrame) -> str:
     undecided = order[order["verdict"] == "undecided"]
     if len(undecided):
         least, most = int(undecided["games_to_decide"].min()), int(undecided["games_to_decide"].max())
-        games = ("more games than anyone could play (a seat sits on the margin)" if least >= stats.MAX_GAMES_TO_DECIDE
+        games = ("more games than anyone could play: a seat sits on the margin" if least >= stats.MAX_GAMES_TO_DECIDE
                  else f"about {least:,} games a line-up would decide" if most == least
                  else f"about {least:,} games a line-up would decide, more than anyone could play where a seat "
                       f"sits on the margin" if most >= stats.MAX_GAMES_TO_DECIDE
