@@ -267,6 +267,12 @@ def test_json_has_the_documented_keys():
     assert set(doc["cells"][0]) >= {"setup", "bots", "rung", "n", "seats", "gap", "gap_ci", "verdict",
                                     "games_to_decide", "family", "replication"}
     assert set(doc["cells"][0]["seats"][0]) == {"seat", "name", "wins", "win_share", "ci", "p", "edge"}
+    # The ladder, weakest first, and each cell's place on it.
+    assert [rung["bots"] for rung in doc["ladder"]] == ladder.rungs(doc["game"])
+    assert [rung["rung"] for rung in doc["ladder"]] == list(range(len(doc["ladder"])))
+    assert doc["ladder"][0]["words"] == "random" and doc["ladder"][2]["words"] == "heuristic t=0.3"
+    assert all(doc["ladder"][cell["rung"]]["bots"] == "heuristic" and cell["bots"] == "heuristic ×4"
+               for cell in doc["cells"])
     assert set(doc["tests"][0]) >= {"family", "metric", "effect", "ci", "p", "adjusted_p", "n", "unit"}
     assert all(t["unit"] == "game" for t in doc["tests"]) and doc["shared_wins"] == compare.SHARED_WINS
     assert doc["summary"] == compare.summary(c) and doc["summary"][0].startswith("x: ")
