@@ -325,6 +325,12 @@ def _add_batch_commands(sub) -> None:
     cmp.add_argument("--catalog", default=None, metavar="PATH", help=CATALOG_HELP)
     cmp.add_argument("--no-progress", action="store_true", help=PROGRESS_HELP)
     cmp.add_argument("--json", action="store_true", help="print the comparison as one JSON object")
+    cmp.add_argument("--margin", type=float, metavar="SHARE",
+                     help="a seat within this share of its fair share is fair enough (default 0.03: 3 points)")
+    cmp.add_argument("--by", metavar="SIDE", help="count another side than the seats (Imperial Powers: power)")
+    cmp.add_argument("--replicate", action="store_true", help="first play a fresh-seed replicate of each run "
+                     "(NAME-replicate, resumed if begun): a finding is established when it holds there too")
+    cmp.add_argument("--workers", type=bounded(MAX_WORKERS), default=1, help="workers of the replicates (default 1)")
     cmp.set_defaults(run=_compare)
 
     query = sub.add_parser(
@@ -713,8 +719,11 @@ def _runs(args) -> int:
 def _compare(args) -> int:
     from imperial_lab.core import compare
 
+    if args.replicate:
+        compare.margin_of(args.margin)  # every refusal before the first game
+        compare.play_replicates(_catalog(args), args.runs, workers=args.workers, progress=_progress(args))
     with _steps_bar("compare", _progress(args)) as step:
-        result = compare.load(_catalog(args), args.runs, on_step=step)
+        result = compare.load(_catalog(args), args.runs, args.margin, args.by, on_step=step)
     print(json.dumps(compare.to_json(result), indent=1) if args.json else compare.text_report(result))
     return 0
 

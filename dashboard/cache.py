@@ -39,17 +39,20 @@ def load(query, catalog, runs, *args):
 
 
 @st.cache_data(show_spinner="Comparing the runs ...", max_entries=64)
-def _comparison(catalog: str, fingerprint: tuple, runs: tuple) -> Comparison:
+def _comparison(catalog: str, fingerprint: tuple, runs: tuple, margin: float | None) -> Comparison:
     from imperial_lab.core import compare as comparisons  # SciPy and statsmodels: only for the pages that compare
 
-    return comparisons.load(catalog, runs)
+    return comparisons.load(catalog, runs, margin)
 
 
-def compare(catalog, runs) -> Comparison:
-    """``imperial_lab.core.compare.load(catalog, runs)`` through the cache (the runs in any order), keyed by the
-    catalogue and the runs' fingerprint: a run that gains games is compared again."""
+def compare(catalog, runs, margin: float | None = None) -> Comparison:
+    """``imperial_lab.core.compare.load(catalog, runs, margin)`` through the cache (the runs in any order), keyed by
+    the catalogue and the fingerprint of the runs and their replicates: a run that gains games, or a
+    replicate played, is compared again."""
+    from imperial_lab.core.compare import replicate_name
+
     runs = tuple(sorted(runs))
-    return _comparison(str(catalog), fingerprint(catalog, runs), runs)
+    return _comparison(str(catalog), fingerprint(catalog, runs + tuple(map(replicate_name, runs))), runs, margin)
 
 
 @st.cache_data(show_spinner="Counting the standings ...", max_entries=64)

@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.subplots import make_subplots
 
-from imperial_lab.dashboard.style import player_label, run_colour
+from imperial_lab.dashboard.style import PLAYER_COLOURS, player_label, run_colour
 
 HEIGHT = 380
 MAX_BINS = 25
@@ -43,7 +43,6 @@ def layout(fig: go.Figure, title: str, x: str, y: str, height: int = HEIGHT, leg
 # ----- comparing runs: imperial_lab.core.compare's tables -----
 
 KEY_TITLES = {"seat": "seat", "bot": "bot"}
-CHANCE = "a fair game, by chance"
 
 
 def setup_label(setup) -> str:
@@ -147,27 +146,38 @@ def seat_scores(seats: pd.DataFrame, lineups=None) -> go.Figure:
                         "points (95% CI)", lineups, rate=False)
 
 
-def seat_gaps(cells: pd.DataFrame, lineups=None) -> go.Figure:
-    """imperial_lab.core.compare's ``cells``: the gap between the best and the worst seat's win rate with its
-    bootstrap 95% interval, a bar per line-up in each setup, and beside it (a marker) the gap a fair
-    game shows by chance with as many games."""
-    palette = colours(lineups if lineups is not None else sorted(cells["lineup"].unique()))
-    fig = go.Figure()
-    for i, lineup in enumerate(name for name in palette if name in set(cells["lineup"])):
-        part = cells[cells["lineup"] == lineup]
-        x = [setup_label(s) for s in part["setup"]]
-        fig.add_trace(go.Bar(x=x, y=part["gap"], name=str(lineup), marker_color=palette[lineup], offsetgroup=str(lineup),
-                             error_y={"type": "data", "array": part["gap_high"] - part["gap"],
-                                      "arrayminus": part["gap"] - part["gap_low"]},
-                             customdata=part[["n", "gap_low", "gap_high"]],
-                             hovertemplate=f"{lineup}: gap %{{y:.0%}} (95% CI %{{customdata[1]:.0%}}–"
-                                           f"%{{customdata[2]:.0%}}), n = %{{customdata[0]}} games<extra></extra>"))
-        fig.add_trace(go.Scatter(x=x, y=part["fair_gap"], mode="markers", name=CHANCE, offsetgroup=str(lineup),
-                                 marker={"symbol": "diamond", "size": 10, "color": "#333"}, legendgroup="chance",
-                                 showlegend=i == 0, hovertemplate="a fair game: %{y:.0%} by chance<extra></extra>"))
-    fig.update_layout(barmode="group", scattermode="group", hovermode="closest")
+def seat_ladder(seats: pd.DataFrame, lineups, margin: float, names: dict | None = None,
+                sides: list[str] | None = None) -> go.Figure:
+    """imperial_lab.core.compare's ``seats`` along the strength ladder: a panel per setup, the line-ups along x in
+    the order of ``lineups`` (a comparison's: the ladder's rungs weakest first, then the others), a line
+    per seat (``sides`` names them) with its interval, the fair share dotted and the band of ± ``margin``
+    around it. ``names`` gives a line-up's label on the axis."""
+    setups = list(dict.fromkeys(sorted(seats["setup"])))
+    names = names or {}
+    fig = make_subplots(rows=1, cols=max(1, len(setups)), shared_yaxes=True, horizontal_spacing=0.04,
+                        subplot_titles=[setup_label(s) for s in setups])
+    for col, setup in enumerate(setups, start=1):
+        mine = seats[seats["setup"] == setup]
+        order = [lineup for lineup in lineups if lineup in set(mine["lineup"])]
+        players = int(mine["seat"].max()) + 1
+        par = 1 / players
+        fig.add_hrect(y0=par - margin, y1=par + margin, fillcolor="#999", opacity=0.15, line_width=0, row=1, col=col)
+        fig.add_hline(y=par, line_dash="dot", line_color="#555", row=1, col=col)
+        for seat in range(players):
+            part = mine[mine["seat"] == seat].set_index("lineup").loc[order]
+            name = sides[seat] if sides else player_label(seat)
+            fig.add_trace(go.Scatter(
+                x=[names.get(lineup, lineup) for lineup in order], y=part["rate"], mode="lines+markers", name=name,
+                legendgroup=name, showlegend=col == 1, line={"color": PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]},
+                error_y={"type": "data", "array": part["high"] - part["rate"], "arrayminus": part["rate"] - part["low"],
+                         "width": 3},
+                customdata=list(zip(part["n"], part["low"], part["high"])),
+                hovertemplate=f"{name}: %{{y:.1%}} (%{{customdata[1]:.1%}}–%{{customdata[2]:.1%}}), n = "
+                              "%{customdata[0]} games<extra></extra>"), row=1, col=col)
     fig.update_yaxes(tickformat=".0%", rangemode="tozero")
-    return layout(fig, "Gap between the best and the worst seat's win rate", "setup", "gap (95% bootstrap CI)")
+    layout(fig, "A seat's share of the wins as the players get stronger", "", "share of the wins", height=420)
+    fig.update_layout(hovermode="closest", margin={"t": 75})  # the setups' names between the title and the panels
+    return fig
 
 
 def cell_distributions(games: pd.DataFrame, metric: str, title: str, x_title: str, lineups=None) -> go.Figure:

@@ -1,9 +1,8 @@
-"""The dashboard's wiring through Streamlit's AppTest: the router and its run picker, the Power & control,
-Compare and Setup editor pages against the small lab (the League page: tests/test_dashboard_league.py),
+"""The dashboard's wiring through Streamlit's AppTest: the router and its run picker, the Power & control
+and Setup editor pages against the small lab (the League page: tests/test_dashboard_league.py),
 the first start on an empty catalogue, and the ``imperial dashboard`` command.
 
-The Compare page shows what ``imperial compare --json`` gives for the same runs (imperial_lab.core.compare): its
-findings, a reversed finding flagged, the bots of cells with several, and a grid played from its form.
+The Compare page's own tests are in tests/test_compare_page.py.
 
 AppTest drives ``imperial_lab.dashboard.app.run`` from a script of its own (STYLE (e)1): started from
 dashboard/app.py itself, AppTest would take the folder pages/ beside it for an old-style multipage
@@ -18,23 +17,19 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from imperial_lab.core import cli, compare
-from imperial_lab.core import stats as core_stats
+from imperial_lab.core import cli
 from imperial_lab.core.catalog import list_runs
 from imperial_lab.core.games.imperial2030.setups import SETUPS_DIR
-from imperial_lab.dashboard import app, cache, simulations
+from imperial_lab.dashboard import app, simulations
 from imperial_lab.dashboard.frame import code_span
 from imperial_lab.dashboard.pages import page_path
 from tests.lab_fixtures import APP_SECONDS, league_lab, spy_progress  # noqa: F401 (a fixture)
 
-COMPARE_CHARTS = 1 + 1 + 1 + 3 + 1  # seats, gap, starting governments, three per-game figures, seat scores
-COMPARE_SECTIONS = ["Summary", "The grid: who wins, per setup and line-up", "Per game: length, lead changes, margin, "
-                    "scores", "The setups' structure", "Every test"]
+COMPARE_CHARTS = 1 + 1 + 3 + 1  # the ladder, starting governments, three per-game figures, seat scores
 
 
 def _app():
@@ -92,150 +87,6 @@ def test_power_page_follows_the_game_and_the_run(on_lab):
     assert not at.exception and values(at.subheader) == [f"Game 0 of {other}"]
 
 
-# ----- the Compare page -----
-
-@pytest.fixture
-def fresh_comparisons():
-    """The cached comparisons are dropped before and after: a test that changes how they are computed
-    must not see, or leave, another test's."""
-    cache._comparison.clear()
-    yield
-    cache._comparison.clear()
-
-
-def shown_findings(at) -> list[str]:
-    """The findings' texts as the page shows them, in its numbering (markdown escapes undone)."""
-    found = {}
-    for element in [*at.markdown, *at.warning]:
-        for number, text in re.findall(r"\*\*(\d+)\.\*\* (.*?)  \n", element.value):
-            found[int(number)] = re.sub(r"\\(.)", r"\1", text)
-    return [found[i] for i in sorted(found)]
-
-
-def every_test_table(at) -> pd.DataFrame:
-    return next(frame.value for frame in at.dataframe if "holm_p" in frame.value.columns)
-
-
-def test_compare_page_shows_the_grid_of_the_chosen_runs(on_lab):
-    at = start("compare.py")
-    chosen = at.multiselect(key="compare_runs")
-    assert sorted(chosen.value) == sorted(on_lab.runs)
-    assert sorted(at.dataframe[0].value["lineup"]) == ["random ×4"] * 2  # the bots every finding holds for
-    assert values(at.subheader) == COMPARE_SECTIONS
-    assert len(at.get("plotly_chart")) == COMPARE_CHARTS  # no chart per bot: each cell has one bot
-    expected = compare.to_json(compare.load(on_lab.catalog, on_lab.runs))
-    assert shown_findings(at) == [f["text"] for f in expected["findings"]]  # what imperial compare --json says
-    if not expected["findings"]:
-        assert "more games per cell detect smaller differences" in at.info[0].value
-    table = every_test_table(at)
-    assert len(table) == len(expected["tests"]) and set(table["unit"]) == {"game"}
-    assert list(table["holm_p"]) == pytest.approx([t["holm_p"] for t in expected["tests"]])
-    assert [e.label for e in at.expander if e.label in ("standard", "three_nations_each")] == [
-        "standard", "three_nations_each"]  # each setup's structure, in an expander
-    structure = next(e for e in at.expander if e.label == "three_nations_each")
-    assert any(m.value.startswith("**Weak points:**") for m in structure.markdown)
-    chosen.set_value([on_lab.runs[0]]).run()  # one cell: its seats are still compared
-    assert not at.exception and values(at.subheader) == COMPARE_SECTIONS
-    assert len(every_test_table(at)) == 2
-    at.multiselect(key="compare_runs").set_value([]).run()
-    assert not at.exception
-    assert values(at.info) == ["Choose one or more runs to compare (say one per setup and line-up), or play a new "
-                               "comparison above."]
-    assert not at.get("plotly_chart")
-
-
-def test_the_summary_shows_the_findings_of_imperial_compare(on_lab, fresh_comparisons, monkeypatch):
-    """With every test counted significant (α above any Holm p) each fact is a finding: the page lists
-    exactly the findings ``imperial compare --json`` gives for these runs, in its order, each with where
-    it holds and that it is conditional on the bots."""
-    monkeypatch.setattr(core_stats, "ALPHA", 1.01)
-    expected = compare.to_json(compare.load(on_lab.catalog, on_lab.runs))["findings"]
-    assert len(expected) >= 4
-    at = start("compare.py")
-    assert not at.exception
-    assert shown_findings(at) == [f["text"] for f in expected]
-    shown = "\n".join(m.value for m in at.markdown)
-    assert shown.count("holds for random ×4 only \\(one line\\-up played\\)") == len(expected)
-    assert shown.count("conditional on the bots that played") == len(expected)
-    assert not at.warning  # one line-up: nothing can reverse
-
-
-def reversing_games(runs: tuple[str, str]) -> pd.DataFrame:
-    """Per-game rows of two runs of one setup: seat A wins 60 of 100 games under the heuristic bots and
-    5 of 100 under the random ones, so the seat bias found under one line-up reverses under the other."""
-    rng = np.random.default_rng(7)
-    rows = []
-    for run, bot, a_wins in ((runs[0], "heuristic", 60), (runs[1], "random", 5)):
-        for game in range(100):
-            winner = 0 if game < a_wins else 1 + game % 3
-            scores = [int(x) for x in rng.integers(20, 40, 4)]
-            scores[winner] = max(scores) + 1 + int(rng.integers(0, 6))
-            top = sorted(scores, reverse=True)
-            rows.append({"run": run, "game_id": game, "setup": "standard", "players": 4, "bots": ",".join([bot] * 4),
-                         "winners": [winner], "scores": scores, "rounds": int(rng.integers(10, 20)),
-                         "margin": top[0] - top[1], "lead_changes": int(rng.integers(0, 5))})
-    return pd.DataFrame(rows)
-
-
-def test_a_finding_that_reverses_between_line_ups_is_flagged(on_lab, monkeypatch):
-    runs = tuple(sorted(on_lab.runs))
-    built = compare.build(reversing_games(runs), {runs[0]: "heuristic ×4", runs[1]: "random ×4"})
-    expected = compare.to_json(built)["findings"]
-    assert any(f["reverses"] for f in expected)
-    monkeypatch.setattr(cache, "compare", lambda catalog, chosen: built)
-    at = start("compare.py")
-    assert not at.exception
-    assert shown_findings(at) == [f["text"] for f in expected]
-    flagged = [w.value for w in at.warning if "Reverses between line-ups" in w.value]
-    assert len(flagged) == sum(f["reverses"] for f in expected)
-    assert flagged[0].startswith("⚠") and "REVERSES under random ×4" in re.sub(r"\\(.)", r"\1", flagged[0])
-
-
-def test_compare_page_shows_each_bot_of_the_cells_of_several(league_lab, setups, monkeypatch):
-    """The league (three bots turned through the seats) and the run whose bots keep their seats are two
-    line-ups of the standard setup: both get win rates per bot, with their fair shares."""
-    monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(league_lab.catalog))
-    at = start("compare.py")
-    at.multiselect(key="compare_runs").set_value(list(league_lab.runs)).run()
-    assert not at.exception
-    league, fixed = (compare.load(league_lab.catalog, [run]).lineups[0] for run in league_lab.runs)
-    assert sorted(at.dataframe[0].value["lineup"]) == sorted([league, fixed])
-    bots = next(frame.value for frame in at.dataframe if "bot" in frame.value.columns)
-    assert sorted(zip(bots["lineup"], bots["bot"])) == sorted(
-        [(league, "heuristic"), (league, "heuristic:temperature=0"), (league, "random"), (fixed, "heuristic"),
-         (fixed, "random")])
-    assert len(at.get("plotly_chart")) == COMPARE_CHARTS + 1  # and the chart per bot
-
-
-def test_the_form_plays_a_search_cell_with_fewer_games(lab, setups, tmp_path, monkeypatch):
-    """The rotating line-up of one search seat among heuristic bots: its cells play the search games,
-    its seats take turns (a league of its bots), and its bots get their own win rates. A spec that is
-    not a bot is one error, before anything is played."""
-    catalog = tmp_path / "lab.duckdb"
-    shutil.copy(lab.catalog, catalog)  # runs played here go to tmp_path/runs
-    monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(catalog))
-    at = start("compare.py")
-    at.multiselect(key="new_setups").set_value(["standard"])
-    at.multiselect(key="new_lineups").set_value(["one mcts seat (rotating) + heuristics"])
-    at.text_input(key="new_budget").input("mcts:playouts=0")
-    at.button[0].click().run()
-    assert not at.exception
-    assert at.error[0].value.startswith("The comparison could not be played.")
-    assert "playouts" in at.error[0].value and not (tmp_path / "runs").exists()
-    at.text_input(key="new_budget").input("mcts:playouts=1")  # a tiny budget: a fast test
-    at.number_input(key="new_games").set_value(3)
-    at.number_input(key="new_search_games").set_value(2)
-    at.button[0].click().run()
-    assert not at.exception
-    name = "standard-mcts_playouts=1+heuristic-rot-2-s1"
-    assert at.multiselect(key="compare_runs").value[-1] == name  # one new run joins the runs compared
-    assert sorted(list_runs(catalog).set_index("name").loc[[name], "games"]) == [2]
-    lineup = "league of mcts:playouts=1, heuristic ×3"
-    bots = next(frame.value for frame in at.dataframe if "bot" in frame.value.columns)
-    assert sorted(zip(bots["lineup"], bots["bot"])) == [(lineup, "heuristic"), (lineup, "mcts:playouts=1")]
-    assert len(at.get("plotly_chart")) == COMPARE_CHARTS + 1
-
-
 def test_setup_editor_checks_and_saves(on_lab, setups):
     at = start("setup_editor.py")
     assert values(at.error) == ["The distribution is not valid:\n\n"
@@ -284,9 +135,9 @@ def test_first_start_plays_the_default_dataset_then_compares(tmp_path, setups, m
 
     at.switch_page(str(page_path("compare.py"))).run()
     assert at.multiselect(key="compare_runs").value == expected  # the first start's grid
-    assert sorted(set(at.dataframe[0].value["lineup"])) == sorted({f"{bot} ×4", "random ×4"})
+    assert sorted(set(at.dataframe[0].value["lineup"])) == ["heuristic t=0.3", "random"]  # rungs of the ladder
     at.multiselect(key="new_setups").set_value(["standard"])
-    at.multiselect(key="new_lineups").set_value(["heuristic in every seat", "random in every seat (control)"])
+    at.multiselect(key="new_lineups").set_value(["heuristic t=0.3", "random"])
     at.number_input(key="new_games").set_value(3)
     at.button[0].click().run()  # the form's submit button
     assert not at.exception

@@ -16,6 +16,7 @@ import shutil
 import pytest
 from playwright.sync_api import Page, expect
 
+from imperial_lab.core import ladder
 from imperial_lab.core.games.imperial2030.setups import SETUPS_DIR
 from tests.browser_support import (CHARTS, LAPTOP, ROOT, charts_drawn, chromium, dashboard_server, heading, idle,
                                    local_tab, open_page)
@@ -24,7 +25,7 @@ from tests.browser_support import (CHARTS, LAPTOP, ROOT, charts_drawn, chromium,
 pytestmark = pytest.mark.xdist_group("browser")
 SCREENSHOTS = ROOT / "screenshots"
 COMPARE_GAMES = 6  # per cell (setup × line-up), played in the server's process
-COMPARE_CHARTS = 7  # seats, gap, starting governments, three per-game figures, seat scores (no cell of two bots)
+COMPARE_CHARTS = 6  # the ladder, starting governments, three per-game figures, seat scores (no cell of two bots)
 COMPARE_SCREEN = {"width": 1366, "height": 900}
 LEAGUE_CHARTS = 1  # the lab's runs seat one bot each: the League page draws the seat effect only
 # Its last line holds what markdown would rewrite (an arrow, bold): the error must quote it as written.
@@ -105,7 +106,7 @@ def test_every_page_opens_from_the_sidebar(page):
     charts_drawn(page, CHARTS["power.py"])
     screenshot(page, "power")
     open_page(page, "Compare bond distributions", "Compare bond distributions")
-    expect(heading(page, "Summary")).to_be_visible()
+    expect(heading(page, "Verdict")).to_be_visible()
     charts_drawn(page, COMPARE_CHARTS)
     screenshot(page, "compare")
     open_page(page, "League", "League")
@@ -178,11 +179,13 @@ def test_compare_plays_a_small_comparison(page):
     games.fill(str(COMPARE_GAMES))
     page.get_by_role("button", name="Play and compare").click()
     chosen = page.get_by_test_id("stMultiSelect").filter(has_text="Runs to compare")
+    rungs = [spec for spec in ladder.rungs() if not ladder.searches(spec)]  # the form's line-ups: the fast rungs
     for setup in ("standard", "three_nations_each"):  # the new grid replaces the runs compared
-        for bots in ("heuristic", "random"):  # the form's line-ups: heuristic bots and the random control
-            expect(chosen.get_by_text(f"{setup}-{bots}-{COMPARE_GAMES}-s1", exact=True)).to_be_visible()
+        for spec in rungs:
+            name = f"{setup}-{spec.replace(':', '_')}-{COMPARE_GAMES}-s1"
+            expect(chosen.get_by_text(name, exact=True)).to_be_visible()
     expect(page.get_by_test_id("stProgress")).to_be_hidden()
-    expect(heading(page, "Summary")).to_be_visible()
+    expect(heading(page, "Verdict")).to_be_visible()
     charts_drawn(page, COMPARE_CHARTS)
     screenshot(page, "compare_played")
 
@@ -208,19 +211,22 @@ def _overlap(a, b) -> bool:
 
 
 def test_compare_tables_and_charts_fit_a_laptop(page):
-    """At 1366 × 900 the tests table shows every column, p and Holm p among them, with no horizontal
-    scroll, and no chart's title overlaps its legend (the legends sit below the plots)."""
+    """At 1366 × 900 the verdict table and the tests table show every column (p and the adjusted p among
+    them) with no horizontal scroll, and no chart's title overlaps its legend (the legends sit below
+    the plots)."""
     page.set_viewport_size(COMPARE_SCREEN)
     open_page(page, "Compare bond distributions", "Compare bond distributions")
     expect(heading(page, "Every test")).to_be_visible()
     charts_drawn(page, COMPARE_CHARTS)
     idle(page)
-    tests = page.get_by_test_id("stDataFrame").filter(has=page.locator("th", has_text="Holm p"))
+    tests = page.get_by_test_id("stDataFrame").filter(has=page.locator("th", has_text="adj. p"))
     expect(tests).to_have_count(1)
     tests.scroll_into_view_if_needed()
     layout = page.evaluate(LAYOUT_JS)
-    table = next(frame for frame in layout["frames"] if "Holm p" in frame["headers"])
-    assert {"p", "Holm p", "n", "unit", "effect [95% CI]"} <= set(table["headers"])
+    table = next(frame for frame in layout["frames"] if "adj. p" in frame["headers"])
+    assert {"p", "adj. p", "n", "effect [CI]"} <= set(table["headers"])
+    cells = next(frame for frame in layout["frames"] if "verdict" in frame["headers"])
+    assert {"line-up", "worst seat", "gap", "to decide", "replicate"} <= set(cells["headers"])
     assert table["client"] > 0 and table["scroll"] <= table["client"] + 1, table  # no horizontal scroll
     assert 0 <= table["box"][0] and table["box"][2] <= COMPARE_SCREEN["width"], table  # within the window
     assert all(frame["scroll"] <= frame["client"] + 1 for frame in layout["frames"]), layout["frames"]

@@ -222,9 +222,6 @@ def test_comparison_charts_draw_a_bar_per_cell_coloured_by_line_up(lab):
         assert [t.marker.color for t in bars] == [RUN_COLOURS[0]] * len(bars)  # one line-up, one colour
         assert sum(bool(t.showlegend) for t in bars) == 1  # named once, however many setups
         assert [a.text for a in fig.layout.annotations][:len(c.setups)] == c.setups  # a panel per setup
-    fig = charts.seat_gaps(c.cells, c.lineups)
-    bars, chance = fig.data
-    assert list(bars.y) == pytest.approx(list(c.cells["gap"])) and list(chance.y) == pytest.approx(list(c.cells["fair_gap"]))
     assert charts.setup_label("/somewhere/setups/three_nations_each.json") == "three_nations_each"
 
 
@@ -239,7 +236,7 @@ def test_every_chart_has_its_legend_below_the_plot_never_under_its_title(lab, ga
                imperial_charts.change_rounds(queries.government_change_rounds(lab.catalog, run)),
                imperial_charts.counts_bar(queries.frequencies(lab.catalog, run, "rounds"), "value", "n", "Length", "rounds"),
                charts.win_rates(c.run_seats, "seat", "Win rate by seat", n="n"),
-               charts.cell_win_rates(c.seats), charts.seat_scores(c.seats), charts.seat_gaps(c.cells),
+               charts.cell_win_rates(c.seats), charts.seat_scores(c.seats), charts.seat_ladder(c.seats, c.lineups, 0.03),
                charts.cell_distributions(c.games, "rounds", "Game length", "rounds")]
     for fig in figures:
         legend = fig.layout.legend

@@ -33,3 +33,20 @@ def test_heuristic_takes_the_battle_it_wins():
               cubes={"R": (2, 4), "Y": (2, 6)}, hands={"R": ["inf/o", "cav/d", "gen/o"]})
     action = ImperiaHeuristicBot(0).decide(s, s.legal_actions())
     assert action[0] == 5 and action[2] == 2 * 8 + 5
+
+
+def test_temperature_draws_among_the_values_seeded_and_zero_plays_as_before():
+    """``heuristic:temperature=T`` (the ladder's strength dial): seeded, legal, other choices than at 0;
+    the default is 0, the bot as it always played."""
+    from imperial_lab.core.bots import canonical_spec, make_bot
+
+    config = {"game": "imperia", "players": 2}
+
+    def game(spec):
+        return play_game(config, [make_bot(spec, 1, "imperia"), make_bot(spec, 2, "imperia")], 7)
+
+    hot = game("heuristic:temperature=2")
+    assert hot.actions == game("heuristic:temperature=2").actions and hot.state.is_terminal()
+    assert hot.actions != game("heuristic").actions
+    assert game("heuristic").actions == play_game(config, [ImperiaHeuristicBot(1), ImperiaHeuristicBot(2)], 7).actions
+    assert canonical_spec("heuristic:temperature=0", game="imperia") == "heuristic"

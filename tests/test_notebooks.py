@@ -65,7 +65,7 @@ def test_compare_notebook_runs(monkeypatch, tmp_path):
     runs = [f"{setup}-{bot}-{GAMES}" for bot in ("heuristic", "random") for setup in ("standard", "three_nations_each")]
     played_here(texts[0], "Imperial 2030", runs, tmp_path)
     assert len(figures) == 6  # win rates by seat and by starting government, four distributions
-    assert "tests at alpha = 0.05, Holm-adjusted" in "".join(texts)
+    assert "tests at alpha = 0.05, Bonferroni-adjusted within" in "".join(texts)
     assert all(run in plain for run in runs) and not (tmp_path / "none.duckdb").exists()
 
 

@@ -9,10 +9,15 @@ a swap that takes a scoring enemy space therefore scores twice: its own gain and
 Fortress sites are valued by the terrain within reach (Chebyshev distance 2) and the castle's
 nearness; boards are placed with their richest spaces towards the centre. Ties (and near-ties,
 ``EPSILON``) are broken by the bot's own generator: the same seed plays the same game.
+
+``temperature`` (points, default 0) adds Gumbel noise of that scale to every value, so the bot plays a
+softmax draw over its values instead of the best: the strength dial of the lab's ladder
+(imperial_lab.core.ladder), as in the other games' heuristics. At 0 it plays the best, as it always did.
 """
 
 from __future__ import annotations
 
+import math
 import random
 
 from imperial_lab.core.games.imperia import rules
@@ -24,6 +29,7 @@ FUTURE = 1.2  # points a unit still to be placed is expected to add
 DEAD_END = 0.8  # cost of a front whose next space cannot take a tile (a forced halt)
 AHEAD = 0.4  # share of the next space's points counted for a front pointing at it
 EPSILON = 1e-9
+MAX_TEMPERATURE = 100.0  # points: far above any value's spread, every action about as likely as another
 CENTRE = (3.5, 3.5)
 
 
@@ -31,14 +37,15 @@ class ImperiaHeuristicBot:
     """``decide(state, legal_actions)``: the best-valued action (see the module docstring)."""
 
     name = "heuristic"
-    PARAMS: dict = {}  # no parameters (imperial_lab.core.bots checks a spec's keys against these)
+    PARAMS = {"temperature": (float, 0.0, MAX_TEMPERATURE, 0.0)}  # imperial_lab.core.bots checks specs against these
 
-    def __init__(self, seed: int | None = None):
+    def __init__(self, seed: int | None = None, temperature: float = 0.0):
         self.rng = random.Random(seed)
+        self.temperature = temperature
 
     @classmethod
     def from_params(cls, params: dict, seed: int | None = None) -> ImperiaHeuristicBot:
-        return cls(seed)
+        return cls(seed, params.get("temperature", 0.0))
 
     def decide(self, state, legal_actions):
         if len(legal_actions) == 1:
@@ -55,6 +62,9 @@ class ImperiaHeuristicBot:
 
     def _best(self, actions, value):
         scored = [(value(a), a) for a in actions]
+        if self.temperature > 0:  # the argmax of value + Gumbel noise is a softmax draw at the temperature
+            noisy = [v - self.temperature * math.log(-math.log(self.rng.random() or EPSILON)) for v, _ in scored]
+            return scored[max(range(len(scored)), key=noisy.__getitem__)][1]
         top = max(v for v, _ in scored)
         best = [a for v, a in scored if v >= top - EPSILON]
         return best[self.rng.randrange(len(best))]

@@ -36,13 +36,16 @@ def add_commands(sub, setups_sub) -> None:
     from imperial_lab.core.games.imperial2030.fair_setups import MAX_CANDIDATES, MAX_GAMES  # a light module (no scipy)
     fair = setups_sub.add_parser(
         "search", help="search for a distribution whose seats win equally often, validated on fresh games",
-        description="Search for an Imperial 2030 bond distribution whose seats win equally often: play each\n"
-                    "candidate, keep the fairest, and measure it again on fresh games (docs/setups.md).",
+        description="Search for an Imperial 2030 bond distribution whose seats win equally often under every\n"
+                    "line-up of the strength ladder: play each candidate, keep the fairest in the worst case,\n"
+                    "and measure it again on fresh games against every rung (docs/setups.md).",
         examples=("imperial setups search --candidates 20 --games 200",
                   "imperial setups search --players 3 --candidates 40 --games 300 --tune-handicap --save fair3"))
     fair.add_argument("--players", type=player_count, default=4, help="players, 2-6 (default 4)")
-    fair.add_argument("--bots", default="heuristic", help="heuristic or random bots: one spec for every seat, or one "
-                                                          "per seat (default heuristic; mcts is refused: too slow)")
+    fair.add_argument("--lineups", metavar="SPECS",
+                      help="the line-ups to be fair under, each a bot in every seat, comma-separated (default: the "
+                           "ladder's rungs but its search bot: random and the heuristic at temperatures 1, 0.3, "
+                           "0.1, 0); heuristic or random bots only")
     fair.add_argument("--candidates", type=bounded(MAX_CANDIDATES), required=True,
                       help=f"candidate distributions, 1..{MAX_CANDIDATES:,}")
     fair.add_argument("--games", type=bounded(MAX_GAMES), required=True,
@@ -58,6 +61,10 @@ def add_commands(sub, setups_sub) -> None:
     fair.add_argument("--tune-handicap", action="store_true",
                       help="try the kept candidate with its first investor-card holder keeping 0, 1 or 2m less, "
                            "on --final-games fresh games each, and validate the fairest")
+    fair.add_argument("--search-games", type=bounded(MAX_GAMES), metavar="S",
+                      help="validate on S games of the ladder's top rung too, a search bot (minutes a game)")
+    fair.add_argument("--margin", type=float, metavar="SHARE",
+                      help="a seat within this share of its fair share is fair enough (default 0.03: 3 points)")
     fair.add_argument("--save", metavar="NAME", help="write the best candidate as a new setup NAME.json "
                                                      "(never overwrites)")
     fair.add_argument("--json", action="store_true", help="print the result as one JSON object")
@@ -103,15 +110,17 @@ def _setups_structure(args) -> int:
 
 
 def _setups_search(args) -> int:
-    from imperial_lab.core.games.imperial2030.fair_setups import check_save_name, check_search_bots, format_result, save_setup, search
+    from imperial_lab.core.compare import margin_of
+    from imperial_lab.core.games.imperial2030.fair_setups import check_lineups, check_save_name, format_result, save_setup, search
 
-    check_search_bots(args.bots, args.players)  # every refusal before the first game
+    check_lineups(args.lineups)  # every refusal before the first game
+    margin = margin_of(args.margin)
     if args.finalists > args.candidates:
         raise SetupError(f"--finalists: {args.finalists} is more than the {args.candidates} candidates")
     if args.save is not None:
         check_save_name(args.save)
-    result = search(args.players, args.bots, args.candidates, args.games, args.seed, args.validate,
-                    args.finalists, args.final_games, args.tune_handicap)
+    result = search(args.players, args.lineups, args.candidates, args.games, args.seed, args.validate,
+                    args.finalists, args.final_games, args.tune_handicap, args.search_games or 0, margin)
     if args.save is not None:
         save_setup(result, args.save)
     print(json.dumps(result) if args.json else format_result(result))

@@ -24,22 +24,27 @@ others are seeded random draws of the structure (which nations, which seat gover
 bonds, the offsets, the cash, the handicap), distinct from each other. Each passes
 ``check_setup``, the checks of ``setups.read_setup_file`` on the document in memory.
 
-**Measure.** Every candidate plays the same N games, without rotating the seats (the seats are what
-is measured): game k is played with seed ``imperial_lab.core.simulate.game_seed(seed, k)`` and seat p's bot is
+**Measure.** Every candidate plays the same N games under each line-up (a bot in every seat; by
+default the strength ladder's rungs but its search bot: random, and the heuristic at temperatures 1,
+0.3, 0.1 and 0, imperial_lab.core.ladder), without rotating the seats (the seats are what is measured):
+game k is played with seed ``imperial_lab.core.simulate.game_seed(seed, k)`` and seat p's bot is
 ``make_bot(spec, 100 * game_seed + p)``, like ``imperial simulate``, so ``imperial play --setup FILE
---seed <game seed> --bots ...`` plays any of them again. A seat wins a game when it is among the
-winners (a shared win counts for every winner). Per seat: win rate with its 95% Wilson interval
-(``imperial_lab.core.stats.wilson``); over the seats: the chi-square goodness of fit of the win counts against
-equal shares (``scipy.stats.chisquare``) and the gap between the best and the worst seat's rate.
+--seed <game seed> --bots ...`` plays any of them again. A shared win splits: each of its k winners
+gets 1/k. Per line-up, ``imperial_lab.core.stats.seat_figures``: each seat's share with its interval at the
+level of the setup's family of tests in ``imperial compare`` (its seats over every rung of the
+ladder), the largest edge (a seat's distance from its fair share 1/P), and the verdict against the
+margin (fair, unfair, or not enough games).
 
-**Choice and validation.** The fairest candidate is the one of the smallest chi-square (ties: the
-smaller gap, then the lower index). The best of K on the same games looks fairer than it is (the
-winner's curse: its small chi-square is partly luck), so it is measured again on M fresh games, and
-those are the figures of the result and of ``--save``. Two optional stages come before: a final
-round (the F fairest play G fresh games each, and the fairest on those is kept) and the tuning of
-the kept structure's handicap (0, 1 and 2m, G fresh games each). Each stage plays the next block of
-game indices (the search 0..N-1, then N..N+G-1, ...), so no stage reuses another's games. Nothing
-is written unless ``save_setup`` is called.
+**Choice and validation.** The fairest candidate is the one whose worst edge over the line-ups is the
+smallest (the worst case over the line-ups; ties: the smaller mean of the line-ups' largest edges,
+then the lower index). The best of K on the same games looks fairer than it is (the winner's curse:
+its small edges are partly luck), so it is measured again on M fresh games of every line-up, and
+of the ladder's top rung (a search bot: few games, ``search_games``), and those are the figures of
+the result and of ``--save``. Two optional stages come before: a final round (the F fairest play G
+fresh games of each line-up, and the fairest on those is kept) and the tuning of the kept
+structure's handicap (0, 1 and 2m, G fresh games each). Each stage plays the next block of game
+indices (the search 0..N-1, then N..N+G-1, ...), so no stage reuses another's games. Nothing is
+written unless ``save_setup`` is called.
 """
 
 from __future__ import annotations
@@ -52,7 +57,8 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from imperial_lab.core.bots import make_bot, parse_bot_spec, seat_bots
+from imperial_lab.core import ladder
+from imperial_lab.core.bots import bot_classes, make_bot, parse_bot_list, parse_bot_spec
 from imperial_lab.core.errors import SetupError
 from imperial_lab.core.games.imperial2030.data import NATIONS, load_board
 from imperial_lab.core.games.imperial2030.distribution import validate_distribution
@@ -63,7 +69,7 @@ from imperial_lab.core.jsonio import clip
 MAX_CANDIDATES = 1_000
 MAX_GAMES = 100_000  # per candidate, and of the validation
 MIN_PLAYERS, MAX_PLAYERS = 2, 6  # what custom setups allow
-SEARCH_BOTS = ("random", "heuristic")  # mcts plays about a second per decision: far too slow for thousands of games
+SEARCH_BOTS = ("random", "heuristic")  # a search bot plays about a second a decision: far too slow for a search
 NAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")  # the dashboard's setup names (dashboard/games/imperial2030/setup_table.py)
 GOVERNING_BONDS = (3, 4, 5)  # bond numbers: 6m, 9m, 12m
 MINOR_BONDS = (1, 2, 3)  # 2m, 4m, 6m
@@ -274,18 +280,19 @@ def check_count(value, high: int, where: str) -> int:
     return value
 
 
-def check_search_bots(text, players: int) -> list[str]:
-    """The canonical spec per seat of ``--bots`` (one for all or one per seat): random and heuristic
-    bots only; mcts is refused, being far too slow for the thousands of games of a search."""
-    specs = seat_bots(",".join(text) if isinstance(text, (list, tuple)) else text, players)
+def check_lineups(text) -> list[str]:
+    """The canonical specs of ``--lineups`` (a comma list or a list, each a bot in every seat; None: the
+    ladder's rungs but its search bot), random and heuristic bots only: a search bot is far too slow
+    for the thousands of games of a search (the validation plays the ladder's top rung itself)."""
+    if text is None:
+        return [spec for spec in ladder.rungs() if not ladder.searches(spec)]
+    specs = parse_bot_list(",".join(text) if isinstance(text, (list, tuple)) else text, "--lineups")
     for spec in specs:
-        name, _ = parse_bot_spec(spec, "--bots")
-        if name == "mcts":
-            raise SetupError(f"--bots: {clip(spec)}: mcts is too slow for a search (about a second per decision, "
-                             f"thousands of games); use heuristic or random bots")
+        name, _ = parse_bot_spec(spec, "--lineups")
         if name not in SEARCH_BOTS:
-            raise SetupError(f"--bots: {clip(spec)}: a search plays {' or '.join(SEARCH_BOTS)} bots only")
-    return specs
+            raise SetupError(f"--lineups: {clip(spec)}: a search plays {' or '.join(SEARCH_BOTS)} bots only ({name} "
+                             f"plays about a second a decision: far too slow for thousands of games)")
+    return list(dict.fromkeys(specs))
 
 
 def check_save_name(name: str, folder: Path | None = None) -> Path:
@@ -306,39 +313,39 @@ def check_save_name(name: str, folder: Path | None = None) -> Path:
 
 # ----- measuring -----
 
-def seat_balance(wins: list[int], games: int) -> dict:
-    """Seat balance of ``games`` games in which seat p won ``wins[p]`` (a shared win counts for each
-    winner): per seat rate and 95% Wilson interval, chi-square of the wins against equal shares, gap."""
-    from scipy.stats import chisquare
+def family_size(players: int) -> int:
+    """The tests of a setup's family in ``imperial compare`` (its seats over every rung of the ladder and
+    their slopes): the validation's intervals are at its level, so they are the ones ``imperial
+    compare`` gives for the same games."""
+    return players * len(ladder.rungs()) + players
 
-    from imperial_lab.core.stats import wilson
+
+def seat_balance(wins, games: int, margin: float | None = None) -> dict:
+    """Seat balance of ``games`` games in which seat p won ``wins[p]`` (a shared win split among its
+    winners): ``imperial_lab.core.stats.seat_figures`` at the level of the setup's family."""
+    from imperial_lab.core import stats  # SciPy and statsmodels: only when games are measured
 
     if games < 1 or len(wins) < 2:
         raise SetupError("seat balance: needs at least one game and two seats")
-    par = 1 / len(wins)
-    rates = [w / games for w in wins]
-    intervals = [list(wilson(w, games)) for w in wins]
-    test = chisquare(wins)
-    return {"games": games, "wins": list(wins), "win_rate": rates, "win_rate_ci": intervals,
-            "chi2": float(test.statistic), "df": len(wins) - 1, "p_value": float(test.pvalue),
-            "gap": max(rates) - min(rates), "par": par,
-            "covers_par": all(low <= par <= high for low, high in intervals)}
+    return stats.seat_figures(wins, games, family_size(len(wins)), stats.MARGIN if margin is None else margin)
 
 
-def play_seat_games(config: dict, bots: list[str], seed: int, first: int, games: int, on_game=None) -> dict:
+def play_seat_games(config: dict, bots: list[str], seed: int, first: int, games: int, margin: float | None = None,
+                    on_game=None) -> dict:
     """Play games ``first..first+games-1`` of ``seed`` from ``config`` (no rotation) and measure them."""
     from imperial_lab.core.play import play_game
     from imperial_lab.core.simulate import game_seed
 
-    wins = [0] * config["players"]
+    wins = [0.0] * config["players"]
     for k in range(first, first + games):
         s = game_seed(seed, k)
-        played = play_game(config, [make_bot(spec, s * 100 + p) for p, spec in enumerate(bots)], s, record=False)
-        for p in played.state.winners():
-            wins[p] += 1
+        winners = play_game(config, [make_bot(spec, s * 100 + p) for p, spec in enumerate(bots)], s,
+                            record=False).state.winners()
+        for p in winners:
+            wins[p] += 1 / len(winners)
         if on_game is not None:
             on_game()
-    return seat_balance(wins, games)
+    return seat_balance(wins, games, margin)
 
 
 def setup_config(doc: dict, name: str = "candidate") -> dict:
@@ -348,39 +355,59 @@ def setup_config(doc: dict, name: str = "candidate") -> dict:
                       "distribution": distribution, "name": name}).config
 
 
+def worst_case(balances: dict) -> dict:
+    """A candidate's measure over the line-ups: each line-up's seat balance, the worst edge (the largest
+    distance of any seat from its fair share under any line-up: what the search minimises) and the
+    mean of the line-ups' largest edges (the tie-break)."""
+    edges = [b["edge"] for b in balances.values()]
+    return {"lineups": balances, "worst": max(edges), "mean": sum(edges) / len(edges)}
+
+
 def fairness_key(entry: dict, stage: str = "search") -> tuple:
-    """Smaller is fairer: the chi-square of that stage's games, then the gap, then the candidate's index."""
-    balance = entry[stage]
-    return balance["chi2"], balance["gap"], entry["index"]
+    """Smaller is fairer: the worst edge of that stage's games, then the mean edge, then the index."""
+    measure = entry[stage]
+    return measure["worst"], measure["mean"], entry["index"]
 
 
-def search(players: int, bots, count: int, games: int, seed: int, validate: int | None = None,
-           finalists: int = 1, final_games: int | None = None, tune_handicap: bool = False,
-           progress: bool = True, on_progress=None) -> dict:
-    """Propose ``count`` candidates, play ``games`` games of each, keep the fairest and measure it again
-    on ``validate`` (default ``games``) fresh games. Writes nothing.
+def search(players: int, lineups, count: int, games: int, seed: int, validate: int | None = None,
+           finalists: int = 1, final_games: int | None = None, tune_handicap: bool = False, search_games: int = 0,
+           margin: float | None = None, progress: bool = True, on_progress=None) -> dict:
+    """Propose ``count`` candidates and play ``games`` games of each under every line-up of ``lineups``
+    (a bot in every seat each; None: the ladder's rungs but its search bot), keep the one whose worst
+    seat under its worst line-up is nearest its fair share, and validate it on ``validate`` (default
+    ``games``) fresh games of every line-up, and ``search_games`` of the ladder's top rung when that
+    is a search bot (0: not played). Writes nothing.
 
     With ``finalists`` F > 1 the F fairest of that first round play ``final_games`` (default ``games``)
-    fresh games each, and the fairest on those is kept. With ``tune_handicap`` the kept structure is
-    played with each handicap of its first investor-card holder (0..2m, at most its cash) on
-    ``final_games`` fresh games, and the fairest variant is the one validated. Every stage plays games
-    no earlier stage played: the search games 0..N-1, then the finals, the handicap variants and the
-    validation, each on the next block of game seeds.
+    fresh games of each line-up, and the fairest on those is kept. With ``tune_handicap`` the kept
+    structure is played with each handicap of its first investor-card holder (0..2m, at most its
+    cash) on ``final_games`` fresh games of each line-up, and the fairest variant is validated. Every
+    stage plays games no earlier stage played: the search games 0..N-1, then the finals, the handicap
+    variants and the validation, each on the next block of game seeds (the same block for every
+    line-up).
 
     ``on_progress(done, total)`` after every game (``total`` grows once, when the number of handicap
     variants is known); a tqdm bar on stderr when ``progress``.
     """
     check_players(players)
-    specs = check_search_bots(bots, players)
+    specs = check_lineups(lineups)
     check_count(count, MAX_CANDIDATES, "--candidates")
     check_count(games, MAX_GAMES, "--games")
     validate = games if validate is None else check_count(validate, MAX_GAMES, "--validate")
     check_count(finalists, count, "--finalists (at most --candidates)")
     final_games = games if final_games is None else check_count(final_games, MAX_GAMES, "--final-games")
+    if search_games:
+        check_count(search_games, MAX_GAMES, "--search-games")
+    top = ladder.rungs()[-1]
+    validated = specs + ([top] if search_games and ladder.searches(top) else [])
+    if margin is None:
+        from imperial_lab.core.stats import MARGIN as margin
     found = structures(players, count, seed)
     proposed = [entry(i, structure) for i, structure in enumerate(found)]
+    lineup_count = len(specs)
     finals_games = final_games if finalists > 1 else 0
-    total = [count * games + finalists * finals_games + validate]
+    total = [lineup_count * (count * games + finalists * finals_games + validate) + len(validated[lineup_count:])
+             * search_games]
     from tqdm import tqdm
 
     bar = tqdm(total=total[0], unit="game", desc=f"candidate 1/{count}", file=sys.stderr, disable=not progress,
@@ -393,8 +420,11 @@ def search(players: int, bots, count: int, games: int, seed: int, validate: int 
         if on_progress is not None:
             on_progress(done[0], total[0])
 
-    def measure(doc: dict, first: int, n: int) -> dict:
-        return play_seat_games(setup_config(doc), specs, seed, first, n, step)
+    def measure(doc: dict, first: int, n: int, among=specs, search_n: int = 0) -> dict:
+        config = setup_config(doc)
+        return worst_case({spec: play_seat_games(config, [spec] * players, seed, first,
+                                                 search_n if ladder.searches(spec) else n, margin, step)
+                           for spec in among})
 
     first = games  # the next fresh game
     variants: list[dict] = []
@@ -415,28 +445,36 @@ def search(players: int, bots, count: int, games: int, seed: int, validate: int 
                 "search": best["search"], "final": best.get("final"), "handicap": found[best["index"]].handicap}
         if tune_handicap:
             options = handicap_variants(found[best["index"]])
-            total[0] += len(options) * final_games
+            total[0] += len(options) * final_games * lineup_count
             bar.total = total[0]
             for variant in options:
                 bar.set_description(f"handicap {variant.handicap}m of candidate {best['index']}")
                 doc = check_setup(document(variant), players)
                 variants.append({"handicap": variant.handicap, "structure": describe(variant), "distribution": doc,
                                  "balance": measure(doc, first, final_games)})
-            chosen = min(variants, key=lambda v: (v["balance"]["chi2"], v["balance"]["gap"], v["handicap"]))
+            chosen = min(variants, key=lambda v: (v["balance"]["worst"], v["balance"]["mean"], v["handicap"]))
             kept.update(structure=chosen["structure"], distribution=chosen["distribution"],
                         handicap=chosen["handicap"])
             first += final_games
         bar.set_description(f"validating candidate {best['index']}")
-        kept["validation"] = measure(kept["distribution"], first, validate)
+        kept["validation"] = measure(kept["distribution"], first, validate, validated, search_games)
         kept["validation_games"] = [first, first + validate - 1]
+        kept["verdict"] = overall_verdict(kept["validation"])
     finally:
         bar.close()
-    return {"players": players, "bots": specs, "seed": seed, "candidates_count": count, "games": games,
+    return {"players": players, "lineups": specs, "seed": seed, "candidates_count": count, "games": games,
             "finalists": finalists, "final_games": final_games if finalists > 1 or tune_handicap else 0,
-            "tune_handicap": tune_handicap, "validate": validate, "par": 1 / players,
-            "candidates": proposed, "ranking": [candidate["index"] for candidate in ranking],
+            "tune_handicap": tune_handicap, "validate": validate, "search_games": search_games if validated != specs
+            else 0, "margin": margin, "tests": family_size(players), "par": 1 / players, "candidates": proposed,
+            "ranking": [candidate["index"] for candidate in ranking],
             "final_ranking": [candidate["index"] for candidate in finals], "handicap_variants": variants,
             "best": kept, "saved": None}
+
+
+def overall_verdict(measure: dict) -> str:
+    """Unfair when some line-up shows it unfair, fair when every line-up shows it fair, else undecided."""
+    verdicts = {b["verdict"] for b in measure["lineups"].values()}
+    return "unfair" if "unfair" in verdicts else "fair" if verdicts == {"fair"} else "undecided"
 
 
 def rates_text(balance: dict) -> str:
@@ -445,24 +483,36 @@ def rates_text(balance: dict) -> str:
                      for p, (rate, (low, high)) in enumerate(zip(balance["win_rate"], balance["win_rate_ci"])))
 
 
-def p_text(p: float) -> str:
-    """``= 0.317`` or ``< 0.001``."""
-    return "< 0.001" if p < 0.001 else f"= {p:.3f}"
+def verdict_text(balance: dict) -> str:
+    """``fair within ±3 points`` / ``unfair`` / ``not enough games (about 5,200 would decide)``."""
+    if balance["verdict"] == "fair":
+        return f"fair within ±{100 * balance['margin']:g} points"
+    if balance["verdict"] == "unfair":
+        return "unfair"
+    return f"not enough games (about {balance['games_to_decide']:,} would decide)"
+
+
+def worst_seat_text(balance: dict) -> str:
+    """The seat farthest from its fair share: ``B 23.1% (19.5-27.1)``."""
+    p = max(range(len(balance["win_rate"])), key=lambda q: abs(balance["win_rate"][q] - balance["par"]))
+    low, high = balance["win_rate_ci"][p]
+    return f"{seat_letter(p)} {100 * balance['win_rate'][p]:.1f}% ({100 * low:.1f}-{100 * high:.1f})"
 
 
 def saved_description(result: dict) -> str:
-    """The description of the saved best: its structure, then the validation figures, n, bots and seeds."""
-    best, v = result["best"], result["best"]["validation"]
+    """The description of the saved best: its structure, the search, then each line-up's validation on
+    fresh games (its verdict and its worst seat, n and the seeds)."""
+    best = result["best"]
     first, last = best["validation_games"]
-    bots = result["bots"][0] if len(set(result["bots"])) == 1 else ",".join(result["bots"])
     finals = (f", then of {result['finalists']} finalists x {result['final_games']} games"
               if result.get("finalists", 1) > 1 else "")
     if result.get("tune_handicap"):
         finals += f", then its handicap tuned on {result['final_games']} games per variant"
-    text = (f"{best['structure']}. Found by imperial setups search (best of {result['candidates_count']} candidates "
-            f"x {result['games']} games{finals}, seed {result['seed']}); seat win rates with {bots} bots over "
-            f"{v['games']} fresh games ({first}..{last} of seed {result['seed']}): {rates_text(v)}; "
-            f"chi-square p {p_text(v['p_value'])}")
+    checks = "; ".join(f"{spec} ({b['games']} games) {verdict_text(b)}, worst seat {worst_seat_text(b)}"
+                       for spec, b in best["validation"]["lineups"].items())
+    text = (f"{best['structure']}. Found by imperial setups search against {len(result['lineups'])} line-ups (best of "
+            f"{result['candidates_count']} candidates x {result['games']} games{finals}, seed {result['seed']}); "
+            f"validated on fresh games ({first}.. of seed {result['seed']}), shared wins split: {checks}")
     return text if len(text) <= 1000 else text[:999] + "…"
 
 
@@ -498,22 +548,26 @@ def save_setup(result: dict, name: str, folder: Path | None = None) -> Path:
 
 def format_result(result: dict, shown: int = 10) -> str:
     """The text report of ``search``: the fairest candidates on the search games (and the finalists on
-    theirs), then the best one's validation figures."""
-    par = result["par"]
-    letters = " ".join(f"{seat_letter(p):>5}" for p in range(result["players"]))
-    header = f"{'rank':>4} {'cand':>4} {'chi2':>7} {'p':>6} {'gap':>6} {letters}  structure"
+    theirs, the handicap variants), each with its largest seat edge under each line-up, then the kept
+    one's validation on fresh games, line-up by line-up."""
+    specs = result["lineups"]
+    names = " ".join(f"{_short(spec):>7}" for spec in specs)
+    header = f"{'rank':>4} {'cand':>4} {'worst':>6} {names}  structure"
     by_index = {entry["index"]: entry for entry in result["candidates"]}
+
+    def edges(measure) -> str:
+        return " ".join(f"{100 * measure['lineups'][spec]['edge']:6.1f}%" for spec in specs)
 
     def rows(order, stage, limit):
         for rank, index in enumerate(order[:limit], 1):
             entry = by_index[index]
-            b = entry[stage]
-            rates = " ".join(f"{100 * r:5.1f}" for r in b["win_rate"])
-            yield (f"{rank:>4} {index:>4} {b['chi2']:7.2f} {b['p_value']:6.3f} {100 * b['gap']:5.1f}% {rates}  "
-                   f"{entry['structure']}")
+            yield f"{rank:>4} {index:>4} {100 * entry[stage]['worst']:5.1f}% {edges(entry[stage])}  {entry['structure']}"
 
     lines = [f"Search for fair {result['players']}-player setups: {result['candidates_count']} candidates x "
-             f"{result['games']} games, bots {','.join(result['bots'])}, seed {result['seed']} (no seat rotation)",
+             f"{result['games']} games under each of {len(specs)} line-ups ({', '.join(specs)}), seed {result['seed']} "
+             f"(no seat rotation; a shared win split among its winners)",
+             "Each line-up's figure is its largest seat edge (the distance of a seat's share of the wins from "
+             f"{100 * result['par']:.1f}%); the search keeps the smallest worst edge over the line-ups.",
              header, *rows(result["ranking"], "search", shown)]
     if len(result["ranking"]) > shown:
         lines.append(f"  ... {len(result['ranking']) - shown} more candidates (--json lists them all)")
@@ -528,26 +582,33 @@ def format_result(result: dict, shown: int = 10) -> str:
         start = result["best"]["validation_games"][0] - result["final_games"]
         lines += [f"Handicaps of {card}, the first investor-card holder, of candidate {result['best']['index']}: "
                   f"{result['final_games']} fresh games each (games {start}..{start + result['final_games'] - 1}):",
-                  f"{'keeps less':>10} {'chi2':>7} {'p':>6} {'gap':>6} {letters}"]
+                  f"{'keeps less':>10} {'worst':>6} {names}"]
         for variant in variants:
             b = variant["balance"]
-            rates = " ".join(f"{100 * r:5.1f}" for r in b["win_rate"])
-            lines.append(f"{str(variant['handicap']) + 'm':>10} {b['chi2']:7.2f} {b['p_value']:6.3f} "
-                         f"{100 * b['gap']:5.1f}% {rates}")
-    best, v = result["best"], result["best"]["validation"]
+            lines.append(f"{str(variant['handicap']) + 'm':>10} {100 * b['worst']:5.1f}% {edges(b)}")
+    best = result["best"]
     first, last = best["validation_games"]
     stage, n = ("final", len(finals)) if finals else ("search", result["candidates_count"])
     tuned = f", handicap {best['handicap']}m (the fairest of {len(variants)})" if variants else ""
-    lines += [f"Best: candidate {best['index']}{tuned} (chi2 {best[stage]['chi2']:.2f} on the {stage} games, "
-              f"biased low: the best of {n})",
+    lines += [f"Best: candidate {best['index']}{tuned} (worst edge {100 * best[stage]['worst']:.1f} points on the "
+              f"{stage} games, biased low: the best of {n})",
               f"  {best['structure']}",
-              f"Validation on {v['games']} fresh games ({first}..{last} of seed {result['seed']}):"]
-    for p, (rate, (low, high)) in enumerate(zip(v["win_rate"], v["win_rate_ci"])):
-        lines.append(f"  {seat_name(p)}  {100 * rate:5.1f}%  ({100 * low:.1f}-{100 * high:.1f})  "
-                     f"{v['wins'][p]} win{'' if v['wins'][p] == 1 else 's'}")
-    lines.append(f"  chi-square {v['chi2']:.2f} (df {v['df']}), p {p_text(v['p_value'])}; gap best-worst "
-                 f"{100 * v['gap']:.1f} points")
-    lines.append(f"  every seat's 95% interval contains {100 * par:.1f}%: {'yes' if v['covers_par'] else 'no'}")
+              f"Validation on fresh games ({first}..{last} of seed {result['seed']}; intervals at the level of the "
+              f"setup's {result['tests']} tests in imperial compare; margin ±{100 * result['margin']:g} points):"]
+    for spec, b in best["validation"]["lineups"].items():
+        lines.append(f"  {spec} ({b['games']:,} games): {rates_text(b)}; gap {100 * b['gap']:.1f} points; "
+                     f"{verdict_text(b)}")
+    if not result.get("search_games"):
+        lines.append(f"  (the ladder's top rung, {ladder.rungs()[-1]}, not played: --search-games N plays it)")
+    lines.append(f"Verdict along the line-ups: {best['verdict']}")
     if result["saved"]:
         lines.append(f"Saved {result['saved']}")
     return "\n".join(lines)
+
+
+def _short(spec: str) -> str:
+    """A line-up in a column head: ``random``, ``t=0.3``, ``t=0``."""
+    name, params = parse_bot_spec(spec)
+    if name != "heuristic":
+        return name[:7]
+    return f"t={params.get('temperature', bot_classes()[name].PARAMS['temperature'][3]):g}"

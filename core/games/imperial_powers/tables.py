@@ -26,6 +26,7 @@ from imperial_lab.core.games.imperial_powers.data import data
 from imperial_lab.core.games.imperial_powers.rules import EXPLOITATION, PLACES, REGIONS, SPAIN, START, leader, leader_of
 from imperial_lab.core.games.imperial_powers.scoring import standings
 from imperial_lab.core.games.imperial_powers.pending import INFLUENCE, P_OVER, P_POWER, P_TACTICS
+from imperial_lab.core.games.imperial_powers.words import power_name
 from imperial_lab.core.interface import CHANCE
 from imperial_lab.core.tables import Recorder
 
@@ -445,4 +446,19 @@ SELECT g.run, g.game_id, g.setup, g.players,
 FROM (SELECT * FROM ip_games WHERE status = 'finished' AND run IN ({{runs}})) g
 JOIN ({LEAD_CHANGES_SQL}) lead USING (run, game_id)
 ORDER BY g.run, g.game_id"""
-COMPARE = {"sql": COMPARE_SQL, "length": "turns", "seats": "counted from the first instigator"}
+# The same rows with the powers as the sides (``imperial compare --by power``): winners, scores and bots
+# in the order of D.powers, for the games that hold every power (as many players as powers).
+_POWERS = "[" + ", ".join(f"'{power}'" for power in D.powers) + "]"
+COMPARE_BY_POWER_SQL = f"""
+SELECT g.run, g.game_id, g.setup, g.players,
+       array_to_string(list_transform({_POWERS}, lambda w: string_split(g.bots, ',')[list_position(g.powers, w)]), ',')
+           AS bots,
+       list_transform(g.winners, lambda w: list_position({_POWERS}, g.powers[w + 1]) - 1) AS winners,
+       list_transform({_POWERS}, lambda w: g.scores[list_position(g.powers, w)]) AS scores, g.turns AS rounds,
+       list_reverse_sort(g.scores)[1] - list_reverse_sort(g.scores)[2] AS margin, lead.lead_changes
+FROM (SELECT * FROM ip_games WHERE status = 'finished' AND run IN ({{runs}}) AND len(powers) = {len(D.powers)}) g
+JOIN ({LEAD_CHANGES_SQL}) lead USING (run, game_id)
+ORDER BY g.run, g.game_id"""
+COMPARE = {"sql": COMPARE_SQL, "length": "turns", "seats": "counted from the first instigator",
+           "by": {"power": {"sql": COMPARE_BY_POWER_SQL, "sides": [power_name(power) for power in D.powers],
+                            "seats": f"counted as sides ({len(D.powers)} players: every power in every game)"}}}
