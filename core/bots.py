@@ -60,11 +60,18 @@ def bot_classes(game: str | None = None) -> dict:
     broken core/mcts.py costs only that bot."""
     if "mcts" not in BOTS and "mcts" not in _MISSING:
         try:
-            from imperial_lab.core.mcts import MCTSBot
+            from imperial_lab.core.mcts import MCTSBot, SearchBot
         except ImportError as exc:
-            _MISSING["mcts"] = f"core/mcts.py cannot be loaded: {exc}"
+            _MISSING["mcts"] = _MISSING["search"] = f"core/mcts.py cannot be loaded: {exc}"
         else:
-            BOTS["mcts"] = MCTSBot
+            BOTS["mcts"], BOTS["search"] = MCTSBot, SearchBot
+    if "greedy" not in BOTS and "greedy" not in _MISSING:
+        try:
+            from imperial_lab.core.evaluator import GreedyBot
+        except ImportError as exc:  # numpy missing
+            _MISSING["greedy"] = f"core/evaluator.py cannot be loaded: {exc}"
+        else:
+            BOTS["greedy"] = GreedyBot
     owner = plugin(game)
     return {**BOTS, **{name: owner.bot_class(name) for name in owner.bots}}
 

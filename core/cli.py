@@ -131,6 +131,8 @@ def _parser() -> argparse.ArgumentParser:
     apply.set_defaults(run=_apply)
 
     _add_batch_commands(sub)
+    from imperial_lab.core.evaluator_cli import add_commands as add_evaluator_commands  # docs/evaluator.md
+    add_evaluator_commands(sub)
     dashboard = sub.add_parser("dashboard", help="start the lab's dashboard (Streamlit); other options go to "
                                                  "streamlit run, e.g. --server.port 8600")
     dashboard.add_argument("--catalog", default=None, metavar="PATH", help="catalogue file (default: lab.duckdb in the user folder)")

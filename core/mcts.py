@@ -115,13 +115,20 @@ def sample_chance(state, rng: random.Random):
 
 
 class Hooks:
-    """The search hooks of a state's game, or the defaults where it has none."""
+    """The search hooks of a state's game, or the defaults where it has none; ``evaluate`` replaces
+    the game's (the ``search`` bot judges positions with the learned evaluator)."""
 
-    def __init__(self, state):
+    def __init__(self, state, evaluate=None):
         game = getattr(state, "game", None)
-        self.evaluate = getattr(game, "evaluate", None) or default_evaluate
+        self.evaluate = evaluate or getattr(game, "evaluate", None) or default_evaluate
         self.playout_policy = getattr(game, "playout_policy", None) or uniform_policy
         self.resample = getattr(game, "resample", None) or default_resample
+
+
+def applier(state):
+    """How the search applies actions it took from ``legal_actions()`` or ``chance_outcomes()``: the
+    game's unchecked ``apply_legal`` where it has one."""
+    return type(state).apply_legal if hasattr(state, "apply_legal") else type(state).apply_action
 
 
 class MCTSBot:
@@ -220,10 +227,19 @@ class MCTSBot:
             seen = repr(state.observation(me))
         return random.Random(f"mcts:{self.seed}:{me}:{seen}")
 
+    def hooks(self, state) -> Hooks:
+        """The search hooks of ``state``'s game (the ``search`` bot brings its own evaluation)."""
+        return Hooks(state)
+
+    def policy(self, hooks: Hooks, state, rng: random.Random):
+        """The playout policy (and the hint at each node) for this search."""
+        return hooks.playout_policy(rng)
+
     def _search(self, state, legal) -> _Node:
-        hooks = Hooks(state)
+        hooks = self.hooks(state)
         rng = self._rng(state)
-        policy = hooks.playout_policy(rng)
+        policy = self.policy(hooks, state, rng)
+        apply = applier(state)
         evaluate, resample = hooks.evaluate, hooks.resample
         depth = self.depth
         me = state.current_player()
@@ -242,7 +258,7 @@ class MCTSBot:
             while not s.is_terminal():
                 if s.is_chance_node():
                     a = sample_chance(s, rng)
-                    s.apply_action(a)
+                    apply(s, a)
                     child = node.children.get(a)
                     if child is None:
                         child = node.children[a] = _Node(n)
@@ -258,7 +274,7 @@ class MCTSBot:
                     a = node.hint
                     if a not in untried:
                         a = untried[rng.randrange(len(untried))]
-                    s.apply_action(a)
+                    apply(s, a)
                     node = children[a] = _Node(n)
                     node.avail = 1
                     path.append(node)
@@ -274,16 +290,16 @@ class MCTSBot:
                         score += prior * math.sqrt(ch.avail) / (1 + ch.visits)
                     if score > best_score:
                         best, best_score = a, score
-                s.apply_action(best)
+                apply(s, best)
                 node = children[best]
                 path.append(node)
             # playout
             steps = 0
             while not s.is_terminal() and (depth is None or steps < depth):
                 if s.is_chance_node():
-                    s.apply_action(sample_chance(s, rng))
+                    apply(s, sample_chance(s, rng))
                 else:
-                    s.apply_action(policy(s))
+                    apply(s, policy(s))
                     steps += 1
             values = evaluate(s)
             for nd in path:
@@ -309,3 +325,53 @@ class MCTSBot:
             return False
         visits = sorted((ch.visits for ch in root.children.values()), reverse=True)
         return visits[0] - visits[1] > left
+
+
+DEFAULT_SECONDS = 1.0  # the search bot's budget per decision
+SEARCH_C = 0.25  # the learned evaluator's values are steadier than playouts': less exploration
+
+
+class SearchBot(MCTSBot):
+    """The search on the learned evaluator (docs/search.md, "The search bot"): the same tree, but a
+    leaf is judged by the game's model (``imperial_lab.core.evaluator``) after ``depth`` playout
+    decisions (default 0: at the leaf itself), the heuristic's choice is the prior at every node,
+    and the budget is time (``seconds``, default 1). With ``playouts`` and no ``seconds`` it is
+    a playout budget alone, reproducible for a seed (the training games of expert iteration)."""
+
+    name = "search"
+    PARAMS = {"seconds": (float, 0.001, 86_400.0, DEFAULT_SECONDS), "playouts": (int, 1, 10_000_000, None),
+              "c": (float, 0.0, 100.0, SEARCH_C), "prior": (float, 0.0, 100.0, DEFAULT_PRIOR),
+              "depth": (int, 0, 10_000_000, 0)}
+
+    def __init__(self, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS, playouts: int | None = None,
+                 c: float = SEARCH_C, depth: int | None = 0, prior: float = DEFAULT_PRIOR):
+        super().__init__(seed, playouts, seconds, c, depth, prior)
+
+    @classmethod
+    def from_params(cls, params: dict, seed: int | None = None) -> "SearchBot":
+        if "playouts" in params and "seconds" not in params:
+            params = {**params, "seconds": None}
+        return cls(seed, **params)
+
+    @classmethod
+    def spec_defaults(cls, params: dict) -> dict:
+        """With ``playouts`` alone, no time budget: ``search:playouts=64`` is reproducible."""
+        defaults = {key: d[3] for key, d in cls.PARAMS.items()}
+        if params.get("playouts") is not None:
+            defaults["seconds"] = None
+        return defaults
+
+    def hooks(self, state) -> Hooks:
+        from imperial_lab.core.evaluator import evaluator
+
+        return Hooks(state, evaluate=evaluator(state.game.name).win_chances)
+
+    def policy(self, hooks: Hooks, state, rng: random.Random):
+        """The game's playout policy, or its heuristic bot when it declares no policy."""
+        if getattr(state.game, "playout_policy", None) is None:
+            from imperial_lab.core.bots import bot_classes, make_bot
+
+            if "heuristic" in bot_classes(state.game.name):
+                bot = make_bot("heuristic", rng.getrandbits(32), game=state.game.name)
+                return lambda s: bot.decide(s, s.legal_actions())
+        return hooks.playout_policy(rng)
