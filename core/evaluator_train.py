@@ -324,11 +324,11 @@ def report(figs: dict, stages_title: str = "stage") -> str:
     """The figures as plain-text tables."""
     lines = [f"{figs['games']} held-out games, {figs['positions']} positions "
              "(log loss and Brier score of the winner per position: lower is better)", ""]
-    head = (f"{stages_title:<14} {'positions':>9}  {'log loss: model':>15} {'leader':>7} {'hook':>7}  "
+    head = (f"{stages_title:<20} {'positions':>9}  {'log loss: model':>15} {'leader':>7} {'hook':>7}  "
             f"{'Brier: model':>12} {'leader':>7} {'hook':>7}  {'accuracy: model':>15} {'leader':>7} {'hook':>7}")
     lines.append(head)
     for row in figs["by_stage"] + [{"stage": "all", **figs["all"]}]:
-        lines.append(f"{row['stage']:<14} {row['positions']:>9}  {row['model_log_loss']:>15.4f} "
+        lines.append(f"{row['stage']:<20} {row['positions']:>9}  {row['model_log_loss']:>15.4f} "
                      f"{row['leader_log_loss']:>7.4f} {row['hook_log_loss']:>7.4f}  {row['model_brier']:>12.4f} "
                      f"{row['leader_brier']:>7.4f} {row['hook_brier']:>7.4f}  {row['model_accuracy']:>15.3f} "
                      f"{row['leader_accuracy']:>7.3f} {row['hook_accuracy']:>7.3f}")

@@ -18,9 +18,9 @@ FEATURES = ("total", "raw", "ring", "penalty", "gap", "second_gap", "rank", "sha
             "to_move", "turn_order", "placed_share", "players", "tiles_per_seat")
 
 TRAINING_BOTS = (("heuristic", 6), ("random", 1), ("mcts:playouts=16", 0.5))
-TRAINING_PLAYERS = ((2, 3), (3, 2), (4, 2))
+TRAINING_PLAYERS = ((2, 3), (3, 2), (4, 1))
 ITERATION_BOTS = (("greedy", 3), ("search:playouts=64", 1), ("heuristic", 2))
-RECIPE = {"games": 1500, "rounds": 1, "iteration_games": 200}
+RECIPE = {"games": 600, "rounds": 1, "iteration_games": 100}
 SAMPLE = 0.5
 
 STAGES = ("first round", "to a quarter placed", "to half placed", "to three quarters", "last quarter")

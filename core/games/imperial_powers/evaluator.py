@@ -25,8 +25,8 @@ TRAINING_BOTS = (("heuristic", 5), ("heuristic:temperature=1", 2), ("random", 1)
                  ("mcts:playouts=8:depth=20", 0.25))
 TRAINING_PLAYERS = ((3, 1), (4, 2), (5, 1))
 ITERATION_BOTS = (("greedy", 3), ("search:playouts=32", 1), ("heuristic", 2))
-RECIPE = {"games": 1500, "rounds": 1, "iteration_games": 200}
-SAMPLE = 0.5
+RECIPE = {"games": 1000, "rounds": 1, "iteration_games": 150}
+SAMPLE = 1.0
 
 STAGES = ("turn 1", "turns 2-3", "turns 4-5", "turns 6-7", "turns 8+")
 _STAGE_OF_TURN = (0, 0, 1, 1, 2, 2, 3, 3)
