@@ -232,6 +232,34 @@ def report(result: dict) -> str:
     return "\n".join(lines)
 
 
+def start_chances(config: dict, samples: int = 20, seed: int = 0) -> list[float]:
+    """Each seat's chance to win a setup (a game config) by the evaluator at its first checkpoint
+    (Imperial 2030: the first nation's turn), the mean over ``samples`` draws of what comes before
+    it: chance (a random deal) and any decision (the game's heuristic, else the first legal action)."""
+    import random
+
+    from imperial_lab.core.bots import bot_classes, make_bot
+    from imperial_lab.core.interface import make_game
+    from imperial_lab.core.mcts import sample_chance
+
+    game = make_game(config)
+    part = evaluator(game.name).part
+    rng = random.Random(f"start:{seed}")
+    has_heuristic = "heuristic" in bot_classes(game.name)
+    states = []
+    for _ in range(samples):
+        state = game.new_initial_state()
+        bot = make_bot("heuristic", rng.getrandbits(32), game=game.name) if has_heuristic else None
+        while not state.is_terminal() and not (part.started(state) and part.checkpoint(state)):
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+            else:
+                legal = state.legal_actions()
+                state.apply_action(bot.decide(state, legal) if bot else legal[0])
+        states.append(state)
+    return chances_of(states).mean(axis=0).tolist()
+
+
 # ----- the analyses of a run, as a table of the catalogue -----
 
 TABLE = "win_chances"  # its columns: imperial_lab.core.tables.ANALYSIS_TABLES

@@ -144,9 +144,9 @@ DEFAULT_MARGIN = 0.01  # chance a move must gain over the heuristic's choice to 
 
 class GreedyBot:
     """One ply on the evaluator, the fast strength (docs/evaluator.md): every legal action is applied
-    to a copy and the resulting positions are judged in one pass of the model; the bot plays the
-    heuristic's choice (the game's playout policy) unless another action raises its chance by more
-    than ``margin``. Seeded like the heuristic it asks."""
+    to a copy, played on by the heuristic (the game's playout policy) to the next checkpoint, and the
+    resulting positions are judged in one pass of the model; the bot plays the heuristic's choice
+    unless another action raises its chance by more than ``margin``. Seeded like the heuristic."""
 
     name = "greedy"
     PARAMS = {"margin": (float, 0.0, 1.0, DEFAULT_MARGIN)}
@@ -166,9 +166,9 @@ class GreedyBot:
     def decide(self, state, legal_actions):
         if len(legal_actions) == 1:
             return legal_actions[0]
-        values = action_values(state, legal_actions)
-        self.last_values = values
         hint = self._hint(state, legal_actions)
+        values = action_values(state, legal_actions, self._policy or None, self.rng)
+        self.last_values = values
         best = max(range(len(legal_actions)), key=values.__getitem__)
         if hint is None or values[best] - values[legal_actions.index(hint)] > self.margin:
             return legal_actions[best]
@@ -193,23 +193,40 @@ def heuristic_policy(state, rng):
     return lambda s: bot.decide(s, s.legal_actions())
 
 
-def after(state, action):
-    """A copy of ``state`` (building no events) with ``action``, one of its legal actions, applied."""
+def after(state, action, policy=None, rng=None):
+    """A copy of ``state`` (building no events) with ``action``, one of its legal actions, applied;
+    with ``policy``, played on (chance drawn from ``rng``) to the evaluator's next checkpoint or
+    for at most the game part's ``LEAF_DECISIONS`` decisions, so that the position judged is one
+    like those the model was trained on (not the middle of a turn)."""
+    from imperial_lab.core.mcts import applier, sample_chance
+
     child = state.clone()
     if hasattr(child, "recording"):
         child.recording = False
-    (child.apply_legal if hasattr(child, "apply_legal") else child.apply_action)(action)
+    apply = applier(child)
+    apply(child, action)
+    if policy is not None:
+        part = evaluator(state.game.name).part
+        steps = 0
+        while not child.is_terminal() and not part.checkpoint(child) and steps < part.LEAF_DECISIONS:
+            if child.is_chance_node():
+                apply(child, sample_chance(child, rng))
+            else:
+                apply(child, policy(child))
+                steps += 1
     return child
 
 
-def action_values(state, actions) -> list[float]:
-    """The deciding seat's chance to win after each of ``actions`` (one ply, one pass of the model)."""
+def action_values(state, actions, policy=None, rng=None) -> list[float]:
+    """The deciding seat's chance to win after each of ``actions`` (one ply, one pass of the model);
+    with ``policy`` (state -> action) each position is first played on to the next checkpoint
+    (``after``)."""
     model = evaluator(state.game.name)
     me = state.current_player()
     values = [0.0] * len(actions)
     rows, where = [], []
     for i, action in enumerate(actions):
-        child = after(state, action)
+        child = after(state, action, policy, rng)
         if child.is_terminal():
             values[i] = model.win_chances(child)[me]
         else:

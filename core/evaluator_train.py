@@ -2,8 +2,8 @@
 ``imperial evaluator check``.
 
 **Data.** Game ``k`` of a training seeded ``S`` is played from ``game_seed(S, k)`` (as ``imperial
-simulate`` numbers its games) by a line-up drawn from the game part's ``TRAINING_BOTS`` and
-``TRAINING_PLAYERS`` (round 0) or ``ITERATION_BOTS`` (the rounds of expert iteration, whose bots
+simulate`` numbers its games) in a setup drawn from the game part's ``TRAINING_SETUPS`` by a line-up drawn from its
+``TRAINING_BOTS`` and ``TRAINING_PLAYERS`` (round 0) or ``ITERATION_BOTS`` (the rounds of expert iteration, whose bots
 play on the model of the round before); a share ``SAMPLE`` of its checkpoints (a nation's turn in
 Imperial 2030) become positions: each seat's row of features, whether it won (a shared win counts
 for every winner), its share of the final scores, the game's ``evaluate`` hook and who leads the
@@ -65,20 +65,31 @@ class Positions:
 
 # ----- playing the games -----
 
-def lineup(part, seed: int, k: int, bots) -> tuple[int, list[str]]:
-    """The player count and the seats' bot specs of game k."""
+def lineup(game: str, part, seed: int, k: int, bots) -> tuple[dict, list[str]]:
+    """The config and the seats' bot specs of game k: a setup drawn from the part's
+    ``TRAINING_SETUPS`` (name, weight, players: None draws them from ``TRAINING_PLAYERS``; default:
+    the game's default setup), then one bot per seat."""
+    from imperial_lab.core.registry import plugin
+    from imperial_lab.core.setups import load_setup
+
     rng = random.Random(f"lineup:{seed}:{k}")
-    counts, weights = zip(*part.TRAINING_PLAYERS)
-    players = rng.choices(counts, weights)[0]
+    setups = getattr(part, "TRAINING_SETUPS", None)
+    name, players = plugin(game).default_setup, None
+    if setups:
+        name, _, players = rng.choices(setups, [w for _, w, _ in setups])[0]
+    if players is None:
+        counts, weights = zip(*part.TRAINING_PLAYERS)
+        players = rng.choices(counts, weights)[0]
+    config = load_setup(name, players, game=game)
     specs, weights = zip(*bots)
-    return players, [rng.choices(specs, weights)[0] for _ in range(players)]
+    return config, [rng.choices(specs, weights)[0] for _ in range(players)]
 
 
 def play_for_data(task: tuple) -> dict:
     """Play game k of the task and return its positions' rows (plain lists, for the pool)."""
     game, seed, k, bots = task
     part = ev.game_part(game)
-    players, specs = lineup(part, seed, k, bots)
+    config, specs = lineup(game, part, seed, k, bots)
     s = game_seed(seed, k)
     seats = [make_bot(spec, 100 * (s % 10**9) + p, game=game) for p, spec in enumerate(specs)]
     sampler = random.Random(s)
@@ -91,8 +102,9 @@ def play_for_data(task: tuple) -> dict:
             rows.append((part.features(state), state.game.evaluate(state), [float(v == top) for v in scores],
                          part.stage(state)))
 
-    played = play_game({"game": game, "players": players}, seats, s, record=False, on_step=on_step)
+    played = play_game(config, seats, s, record=False, on_step=on_step)
     won = played.state.winners()
+    players = len(specs)
     final = [max(v, 0.0) for v in played.state.returns()]
     share = [v / (sum(final) or 1.0) for v in final]
     return {"k": k, "rows": rows, "won": [float(p in won) for p in range(players)], "share": share}
@@ -292,6 +304,7 @@ def train(game: str, seed: int = 0, games: int | None = None, rounds: int | None
     doc["leader_rates"] = rates
     doc["recipe"] = {"seed": seed, "games": games, "rounds": rounds, "iteration_games": iteration_games,
                      "training_bots": [list(b) for b in part.TRAINING_BOTS],
+                     "training_setups": [list(x) for x in getattr(part, "TRAINING_SETUPS", ())],
                      "iteration_bots": [list(b) for b in part.ITERATION_BOTS], "hidden": list(HIDDEN),
                      "seconds": round(time.perf_counter() - start, 1), "workers": workers}
     doc["ladder"] = ladder

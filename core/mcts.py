@@ -235,13 +235,18 @@ class MCTSBot:
         """The playout policy (and the hint at each node) for this search."""
         return hooks.playout_policy(rng)
 
+    def playout_limits(self, state) -> tuple:
+        """How far a playout goes: at most ``depth`` decisions (None: no limit), and a test of the
+        states where it stops earlier (None here; the ``search`` bot: its evaluator's checkpoints)."""
+        return self.depth, None
+
     def _search(self, state, legal) -> _Node:
         hooks = self.hooks(state)
         rng = self._rng(state)
         policy = self.policy(hooks, state, rng)
         apply = applier(state)
         evaluate, resample = hooks.evaluate, hooks.resample
-        depth = self.depth
+        depth, stop = self.playout_limits(state)
         me = state.current_player()
         n = len(state.returns())
         root = _Node(n)
@@ -295,7 +300,7 @@ class MCTSBot:
                 path.append(node)
             # playout
             steps = 0
-            while not s.is_terminal() and (depth is None or steps < depth):
+            while not s.is_terminal() and (depth is None or steps < depth) and not (stop and stop(s)):
                 if s.is_chance_node():
                     apply(s, sample_chance(s, rng))
                 else:
@@ -333,18 +338,19 @@ SEARCH_C = 0.25  # the learned evaluator's values are steadier than playouts': l
 
 class SearchBot(MCTSBot):
     """The search on the learned evaluator (docs/search.md, "The search bot"): the same tree, but a
-    leaf is judged by the game's model (``imperial_lab.core.evaluator``) after ``depth`` playout
-    decisions (default 0: at the leaf itself), the heuristic's choice is the prior at every node,
+    playout stops at the evaluator's next checkpoint (Imperial 2030: the next nation's turn), or after
+    ``depth`` decisions (default: the game part's ``LEAF_DECISIONS``), and is judged there by the
+    game's model (``imperial_lab.core.evaluator``); the heuristic's choice is the prior at every node,
     and the budget is time (``seconds``, default 1). With ``playouts`` and no ``seconds`` it is
     a playout budget alone, reproducible for a seed (the training games of expert iteration)."""
 
     name = "search"
     PARAMS = {"seconds": (float, 0.001, 86_400.0, DEFAULT_SECONDS), "playouts": (int, 1, 10_000_000, None),
               "c": (float, 0.0, 100.0, SEARCH_C), "prior": (float, 0.0, 100.0, DEFAULT_PRIOR),
-              "depth": (int, 0, 10_000_000, 0)}
+              "depth": (int, 0, 10_000_000, None)}
 
     def __init__(self, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS, playouts: int | None = None,
-                 c: float = SEARCH_C, depth: int | None = 0, prior: float = DEFAULT_PRIOR):
+                 c: float = SEARCH_C, depth: int | None = None, prior: float = DEFAULT_PRIOR):
         super().__init__(seed, playouts, seconds, c, depth, prior)
 
     @classmethod
@@ -365,6 +371,14 @@ class SearchBot(MCTSBot):
         from imperial_lab.core.evaluator import evaluator
 
         return Hooks(state, evaluate=evaluator(state.game.name).win_chances)
+
+    def playout_limits(self, state) -> tuple:
+        """A playout stops at the evaluator's next checkpoint (the positions it was trained on), or
+        after ``depth`` decisions (default: the game part's ``LEAF_DECISIONS``)."""
+        from imperial_lab.core.evaluator import evaluator
+
+        part = evaluator(state.game.name).part
+        return (part.LEAF_DECISIONS if self.depth is None else self.depth), part.checkpoint
 
     def policy(self, hooks: Hooks, state, rng: random.Random):
         """The game's playout policy, or its heuristic bot when it declares no policy."""

@@ -19,9 +19,10 @@ FEATURES = ("total", "raw", "ring", "penalty", "gap", "second_gap", "rank", "sha
 
 TRAINING_BOTS = (("heuristic", 6), ("random", 1), ("mcts:playouts=16", 0.5))
 TRAINING_PLAYERS = ((2, 3), (3, 2), (4, 1))
-ITERATION_BOTS = (("greedy", 3), ("search:playouts=64", 1), ("heuristic", 2))
+ITERATION_BOTS = (("greedy", 3), ("search:playouts=64:c=0.25:prior=0.5", 1), ("heuristic", 2))
 RECIPE = {"games": 600, "rounds": 1, "iteration_games": 100}
 SAMPLE = 0.5
+LEAF_DECISIONS = 6  # a playout of the search (or of greedy) stops at the next checkpoint, or after these
 
 STAGES = ("first round", "to a quarter placed", "to half placed", "to three quarters", "last quarter")
 

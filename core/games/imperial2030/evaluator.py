@@ -27,15 +27,19 @@ _NATION = tuple(f"{what}_{code}" for code in NATIONS
 _CONTEXT = ("round", "max_pp", "players", "nation_turns")
 FEATURES = _SEAT + _OWN + _NATION + _CONTEXT
 
-# The line-ups of the training games (docs/evaluator.md): bot specs drawn per seat by weight, and
-# player counts by weight.
+# The training games (docs/evaluator.md): bot specs drawn per seat by weight, player counts by weight.
 TRAINING_BOTS = (("heuristic", 4), ("heuristic:temperature=0.1", 2), ("heuristic:temperature=1", 2),
                  ("random", 1), ("mcts:playouts=8:depth=40", 0.25))
 TRAINING_PLAYERS = ((2, 1), (3, 2), (4, 4), (5, 2), (6, 1))
+# Setups (name, weight, players: None draws them from TRAINING_PLAYERS): the shipped ones too, so
+# that a setup's start chances (the Compare page) are judged on positions like those trained on.
+TRAINING_SETUPS = (("standard", 8, None), ("variant", 1, None), ("three_nations_each", 1, 4), ("balanced_4p", 1, 4),
+                   ("three_way_split", 0.5, 3), ("two_powers", 0.5, 4))
 # Expert iteration: games where the bots on the model of the round before take seats.
-ITERATION_BOTS = (("greedy", 3), ("search:playouts=64", 1), ("heuristic", 2))
+ITERATION_BOTS = (("greedy", 3), ("search:playouts=64:c=0.25:prior=0.5", 1), ("heuristic", 2))
 RECIPE = {"games": 3000, "rounds": 1, "iteration_games": 300, "epochs": 40}
 SAMPLE = 0.2  # the share of a game's checkpoints kept as training positions
+LEAF_DECISIONS = 40  # a playout of the search (or of greedy) stops at the next checkpoint, or after these
 
 # Stages by round (a four-player game lasts about 12 rounds): "the first round" is stage 0.
 STAGES = ("round 1", "rounds 2-3", "rounds 4-6", "rounds 7-9", "rounds 10-12", "rounds 13+")
