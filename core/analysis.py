@@ -70,9 +70,15 @@ class _Steps:
                                "who": self.texts.actor(state, mover) if mover >= 0 else "the end"})
 
 
-def _replay(source) -> _Steps:
+def _replay(source, bar=None) -> _Steps:
     steps = _Steps()
-    replay_game(source, on_start=steps.begin, on_step=steps.step)
+
+    def on_step(*step):
+        steps.step(*step)
+        if bar is not None:
+            bar.update()
+
+    replay_game(source, on_start=steps.begin, on_step=on_step)
     if not steps.steps:
         raise SetupError("the log has no position to judge (it stops before the first turn)")
     return steps
@@ -111,7 +117,15 @@ def analyse_log(source, seconds_per_step: float = 0.0, view: int | None = None, 
     from tqdm import tqdm
 
     start = time.perf_counter()
-    collected = _replay(source)
+    if isinstance(source, (str, bytes)) or hasattr(source, "__fspath__"):
+        from imperial_lab.core.gamelog import read_log
+
+        actions = len(read_log(source)[1])
+    else:
+        source = list(source)
+        actions = max(len(source) - 1, 0)
+    with tqdm(total=actions, desc="replayed", unit="action", disable=not progress, leave=False) as bar:
+        collected = _replay(source, bar)
     steps = collected.steps
     first = steps[0]["state"]
     game, n = first.game.name, len(first.returns())
@@ -199,11 +213,13 @@ def _round(x) -> float | None:
 
 
 def hint_words(best: str, best_value: float | None, played: str | None, played_value: float | None) -> str:
-    """"Better: Buying India 3 (31% to win) instead of Rondel to Production (22%)"."""
-    text = f"Better: {best}"
-    if best_value is not None:
-        text += f" ({best_value:.0%} to win)"
-    if played is not None and played != best:
+    """A better move in words: "Better: Buying India 3 (31% to win) instead of Rondel to Production
+    (22%)"; when the move played is the best one, says so."""
+    chance = f" ({best_value:.0%} to win)" if best_value is not None else ""
+    if played is not None and played == best:
+        return f"The move played is the search's choice too: {best}{chance}; the drop came after it"
+    text = f"Better: {best}{chance}"
+    if played is not None:
         text += f" instead of {played}" + (f" ({played_value:.0%})" if played_value is not None else "")
     return text
 

@@ -4,6 +4,7 @@ seats rotated game by game (docs/search.md, "The search bot").
     .venv/bin/python scripts/bench_search.py --game imperial2030 --lineup search,search,mcts:playouts=128,mcts:playouts=128 \\
         --games 200 --workers 2 --out s2v2.jsonl
     .venv/bin/python scripts/bench_search.py --summarise s2v2.jsonl
+    .venv/bin/python scripts/bench_search.py --game imperial2030 --profile search:seconds=0.5 --games 10
 
 Game g turns the line-up by g seats (seat p gets ``lineup[(p + g) % n]``), so every entrant plays
 every seat equally often; chance comes from seed ``seed + g`` and each bot from ``1000 * g + p``.
@@ -13,6 +14,9 @@ entrant the searched decisions (more than one legal action), CPU seconds (``time
 of this process: the cost whatever else runs) and wall seconds spent deciding. The summary gives
 the focus bot's wins, its win rate with the 95% Wilson interval against par (its seats / players),
 each entrant's CPU seconds per searched decision, and the load (``os.getloadavg``) before and after.
+``--profile SPEC`` runs cProfile over SPEC's decisions on positions of a heuristic game and prints
+the shares of its time: the evaluator (features, model, numpy), the tree (core/mcts.py), the
+heuristic (the prior and the playouts to the next checkpoint) and the engine (the rules, clones).
 """
 
 from __future__ import annotations
@@ -87,6 +91,53 @@ def summarise(rows: list[dict], focus: str) -> dict:
             "cost": cost, "decisions_per_game": round(sum(r["decisions"] for r in rows) / max(games, 1), 1)}
 
 
+def kind_of(filename: str, function: str) -> str:
+    """Where a function's own time goes: the evaluator (features, the model, numpy), the tree
+    (core/mcts.py), the heuristic (prior and playouts) or the engine (the game's rules, clones)."""
+    if "evaluator" in filename or "numpy" in filename or function.startswith("<built-in method numpy"):
+        return "evaluator"
+    if filename.endswith("mcts.py"):
+        return "tree"
+    if filename.endswith("heuristic.py"):
+        return "heuristic"
+    if "/games/" in filename or filename == "<string>":  # <string>: the generated State.clone
+        return "engine"
+    return "other (builtins, the driver)"
+
+
+def profile(game: str, spec: str, players: int, positions: int, seed: int) -> dict:
+    """cProfile of ``spec`` deciding ``positions`` positions of a heuristic game: shares of the
+    evaluator, tree, heuristic and engine in the bot's own time (tottime, grouped by ``kind_of``)."""
+    import cProfile
+    import pstats
+
+    found = []
+
+    def keep(state, player, action, events):
+        if not state.is_terminal() and not state.is_chance_node() and len(state.legal_actions()) > 1:
+            found.append(state.clone())
+
+    bots = [make_bot("heuristic", seed * 10 + p, game=game) for p in range(players)]
+    play_game({"game": game, "players": players}, bots, seed, record=False, on_step=keep)
+    chosen = found[len(found) // 4: 3 * len(found) // 4: max(1, len(found) // (2 * positions))][:positions]
+    bot = make_bot(spec, seed, game=game)
+    bot.decide(chosen[0], chosen[0].legal_actions())  # load the model outside the profile
+    prof = cProfile.Profile()
+    start = time.process_time()
+    prof.enable()
+    for state in chosen:
+        bot.decide(state, state.legal_actions())
+    prof.disable()
+    cpu = time.process_time() - start
+    shares: dict = {}
+    for (filename, _, function), (_, _, tottime, _, _) in pstats.Stats(prof).stats.items():
+        kind = kind_of(filename, function)
+        shares[kind] = shares.get(kind, 0.0) + tottime
+    total = sum(shares.values()) or 1.0
+    return {"game": game, "spec": spec, "positions": len(chosen), "cpu_s_per_decision": round(cpu / len(chosen), 4),
+            "shares": {k: round(v / total, 3) for k, v in sorted(shares.items(), key=lambda kv: -kv[1])}}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--game", default="imperial2030")
@@ -99,7 +150,11 @@ def main(argv=None) -> int:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--out", help="append one JSON line per game to this file")
     ap.add_argument("--summarise", metavar="FILE", help="summarise a --out file and stop")
+    ap.add_argument("--profile", metavar="SPEC", help="profile SPEC on --games positions of a heuristic game and stop")
     args = ap.parse_args(argv)
+    if args.profile:
+        print(json.dumps(profile(args.game, args.profile, args.players or 4, args.games, args.seed)))
+        return 0
     if args.summarise:
         rows = [json.loads(line) for line in Path(args.summarise).read_text().splitlines() if line.strip()]
         print(json.dumps(summarise(rows, args.focus or rows[0]["focus"])))

@@ -57,14 +57,15 @@ def test_swings_and_drops(imperial_log):
                                               abs=2e-4)
     assert swings[0]["happened"] and "moved" in swings[0]["words"]
     drops = result["drops"]
-    assert len(drops) == 2 and all(d["change"] < 0 and d["words"].startswith("Better") for d in drops)
+    assert len(drops) == 2 and all(d["change"] < 0 and d["best"] in d["words"] for d in drops)
     assert drops[0]["change"] <= drops[1]["change"]
 
 
 def test_hint_words():
     assert hint_words("Buying India 3", 0.31, "Rondel to Production", 0.22) == \
         "Better: Buying India 3 (31% to win) instead of Rondel to Production (22%)"
-    assert hint_words("Pass", 0.4, "Pass", 0.4) == "Better: Pass (40% to win)"
+    assert hint_words("Pass", 0.4, "Pass", 0.4) == "The move played is the search's choice too: Pass (40% to win); " \
+                                                 "the drop came after it"
 
 
 def test_a_hidden_information_game_explains_drops_only_to_the_seat_they_are_shown_to(tmp_path):
