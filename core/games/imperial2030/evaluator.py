@@ -37,8 +37,8 @@ TRAINING_SETUPS = (("standard", 8, None), ("variant", 1, None), ("three_nations_
                    ("three_way_split", 0.5, 3), ("two_powers", 0.5, 4))
 # Expert iteration: games where the bots on the model of the round before take seats.
 ITERATION_BOTS = (("greedy", 3), ("search:playouts=64:c=0.25:prior=0.5", 1), ("heuristic", 2))
-RECIPE = {"games": 3000, "rounds": 1, "iteration_games": 300, "epochs": 40}
-SAMPLE = 0.2  # the share of a game's checkpoints kept as training positions
+RECIPE = {"games": 1500, "rounds": 1, "iteration_games": 150, "epochs": 40}
+SAMPLE = 0.3  # the share of a game's checkpoints kept as training positions
 LEAF_DECISIONS = 40  # a playout of the search (or of greedy) stops at the next checkpoint, or after these
 
 # Stages by round (a four-player game lasts about 12 rounds): "the first round" is stage 0.
