@@ -19,12 +19,14 @@ hides anything, the drops are explained only with ``view`` and only for that sea
 
 from __future__ import annotations
 
+import random
 import time
 
 import numpy as np
 
 from imperial_lab.core.errors import SetupError
-from imperial_lab.core.evaluator import action_values, evaluator, normalise
+from imperial_lab.core.evaluator import action_values, evaluator, heuristic_policy, normalise
+from imperial_lab.core.evaluator import after as after_moves
 from imperial_lab.core.gamelog import replay_game
 from imperial_lab.core.interface import CHANCE, seat_name
 
@@ -195,7 +197,8 @@ def _better_move(step: dict, drop: dict, seconds: float, part) -> dict:
         best = stats[0].action
         how = f"search, {seconds:g} s"
     else:
-        one = action_values(state, legal)
+        rng = random.Random(0)
+        one = action_values(state, legal, heuristic_policy(state, rng), rng)
         values = dict(zip(legal, one))
         best = legal[int(np.argmax(one))]
         how = "one ply on the evaluator"
@@ -210,6 +213,27 @@ def _better_move(step: dict, drop: dict, seconds: float, part) -> dict:
 
 def _round(x) -> float | None:
     return None if x is None else round(float(x), 4)
+
+
+def action_hint(state, action, seed: int = 0) -> dict:
+    """How ``action`` (legal in ``state``) moves the deciding seat's chance to win, as ``greedy``
+    judges it: ``before`` (the position now, its turn played on by the heuristic to the next
+    checkpoint), ``after`` (the same with ``action`` first) and ``words``: "Player A buys India's 9m
+    bond: your chance rises from 22% to 31%" (the Play page's hint). Public information only."""
+    me = state.current_player()
+    model = evaluator(state.game.name)
+    rng = random.Random(seed)
+    policy = heuristic_policy(state, rng)
+    before = model.win_chances(after_moves(state, None, policy, rng))[me]
+    rng = random.Random(seed)
+    policy = heuristic_policy(state, rng)
+    chance = action_values(state, [action], policy, rng)[0]
+    move = model.part.move_words(state, action)
+    if abs(chance - before) < 0.005:
+        words = f"{move}: your chance stays at {before:.0%}"
+    else:
+        words = f"{move}: your chance {'rises' if chance > before else 'falls'} from {before:.0%} to {chance:.0%}"
+    return {"before": before, "after": chance, "words": words}
 
 
 def hint_words(best: str, best_value: float | None, played: str | None, played_value: float | None) -> str:

@@ -193,18 +193,19 @@ def heuristic_policy(state, rng):
     return lambda s: bot.decide(s, s.legal_actions())
 
 
-def after(state, action, policy=None, rng=None):
-    """A copy of ``state`` (building no events) with ``action``, one of its legal actions, applied;
-    with ``policy``, played on (chance drawn from ``rng``) to the evaluator's next checkpoint or
-    for at most the game part's ``LEAF_DECISIONS`` decisions, so that the position judged is one
-    like those the model was trained on (not the middle of a turn)."""
+def after(state, action=None, policy=None, rng=None):
+    """A copy of ``state`` (building no events) with ``action``, one of its legal actions, applied
+    (None: none); with ``policy``, played on (chance drawn from ``rng``) to the evaluator's next
+    checkpoint or for at most the game part's ``LEAF_DECISIONS`` decisions, so that the position
+    judged is one like those the model was trained on (not the middle of a turn)."""
     from imperial_lab.core.mcts import applier, sample_chance
 
     child = state.clone()
     if hasattr(child, "recording"):
         child.recording = False
     apply = applier(child)
-    apply(child, action)
+    if action is not None:
+        apply(child, action)
     if policy is not None:
         part = evaluator(state.game.name).part
         steps = 0

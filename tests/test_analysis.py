@@ -104,3 +104,20 @@ def test_a_game_without_a_model_says_so(monkeypatch):
             ev.evaluator("imperia")
     finally:
         ev._shipped.cache_clear()
+
+
+def test_an_actions_hint_in_words(imperial_log):
+    from imperial_lab.core.analysis import action_hint
+    from imperial_lab.core.gamelog import replay_game
+
+    state = replay_game(imperial_log).state.game.new_initial_state()
+    played = replay_game(imperial_log)
+    for _, action in played.actions[:40]:  # into the first turns: the deciding seat has choices
+        state.apply_action(action)
+    while state.is_chance_node() or len(state.legal_actions()) < 2:
+        state.apply_action(state.legal_actions()[0])
+    action = state.legal_actions()[1]
+    hint = action_hint(state, action)
+    assert 0 <= hint["before"] <= 1 and 0 <= hint["after"] <= 1
+    assert "your chance" in hint["words"] and f"{hint['before']:.0%}" in hint["words"]
+    assert action_hint(state, action) == hint  # seeded: the same words every time
