@@ -38,12 +38,12 @@ _INSTALLED: dict[str, "Evaluator"] = {}  # models set by training (install) befo
 
 def game_part(game: str) -> ModuleType:
     """The game's ``evaluator`` module (its features), beside its rules; SetupError when it has none."""
+    from imperial_lab.core.bots import has_evaluator_part
+
     owner = plugin(game)
-    package = owner.game.__module__.rsplit(".", 1)[0]
-    try:
-        return importlib.import_module(f"{package}.evaluator")
-    except ModuleNotFoundError:
-        raise SetupError(f"{owner.title} has no evaluator yet") from None
+    if not has_evaluator_part(owner):
+        raise SetupError(f"{owner.title} has no evaluator yet")
+    return importlib.import_module(owner.game.__module__.rsplit(".", 1)[0] + ".evaluator")
 
 
 class Evaluator:
