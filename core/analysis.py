@@ -181,7 +181,8 @@ def _swings(rows: list[dict], chances: np.ndarray) -> list[dict]:
 
 
 def _swing_words(who: str, gain: int, up: float, loss: int, down: float) -> str:
-    return (f"{who} moved: {seat_name(gain)} {up:+.0%}, {seat_name(loss)} {down:+.0%}")
+    """"Player A for Europe: Player A +69%, Player B -50%" (the step's mover, then the changes)."""
+    return f"{who}: {seat_name(gain)} {up:+.0%}, {seat_name(loss)} {down:+.0%}"
 
 
 def _better_move(step: dict, drop: dict, seconds: float, part) -> dict:

@@ -55,7 +55,7 @@ def test_swings_and_drops(imperial_log):
     after = result["steps"][swings[0]["step"] + 1]
     assert swings[0]["size"] == pytest.approx(max(abs(a - b) for a, b in zip(after["chances"], step["chances"])),
                                               abs=2e-4)
-    assert swings[0]["happened"] and "moved" in swings[0]["words"]
+    assert swings[0]["happened"] and swings[0]["words"].startswith(swings[0]["who"] + ": ")
     drops = result["drops"]
     assert len(drops) == 2 and all(d["change"] < 0 and d["best"] in d["words"] for d in drops)
     assert drops[0]["change"] <= drops[1]["change"]
