@@ -381,11 +381,10 @@ class SearchBot(MCTSBot):
         return (part.LEAF_DECISIONS if self.depth is None else self.depth), part.checkpoint
 
     def policy(self, hooks: Hooks, state, rng: random.Random):
-        """The game's playout policy, or its heuristic bot when it declares no policy."""
-        if getattr(state.game, "playout_policy", None) is None:
-            from imperial_lab.core.bots import bot_classes, make_bot
+        """The heuristic (the game's playout policy, else its heuristic bot), unless the evaluator's
+        part says it is too slow to ask at every node (``SEARCH_PRIOR = False``: uniform)."""
+        from imperial_lab.core.evaluator import evaluator, heuristic_policy
 
-            if "heuristic" in bot_classes(state.game.name):
-                bot = make_bot("heuristic", rng.getrandbits(32), game=state.game.name)
-                return lambda s: bot.decide(s, s.legal_actions())
-        return hooks.playout_policy(rng)
+        if not getattr(evaluator(state.game.name).part, "SEARCH_PRIOR", True):
+            return uniform_policy(rng)
+        return heuristic_policy(state, rng) or hooks.playout_policy(rng)

@@ -91,23 +91,27 @@ def summarise(rows: list[dict], focus: str) -> dict:
             "cost": cost, "decisions_per_game": round(sum(r["decisions"] for r in rows) / max(games, 1), 1)}
 
 
-def kind_of(filename: str, function: str) -> str:
-    """Where a function's own time goes: the evaluator (features, the model, numpy), the tree
-    (core/mcts.py), the heuristic (prior and playouts) or the engine (the game's rules, clones)."""
-    if "evaluator" in filename or "numpy" in filename or function.startswith("<built-in method numpy"):
-        return "evaluator"
-    if filename.endswith("mcts.py"):
-        return "tree"
-    if filename.endswith("heuristic.py"):
-        return "heuristic"
-    if "/games/" in filename or filename == "<string>":  # <string>: the generated State.clone
-        return "engine"
-    return "other (builtins, the driver)"
+def shares_of(stats) -> dict:
+    """Where a bot's time goes, from cProfile's statistics: the evaluator (the cumulative time of the
+    features and the model), the heuristic (of its ``decide``: the prior and the playouts to the next
+    checkpoint), the tree (core/mcts.py's own time) and the engine with the rest (the rules, clones,
+    redeals, builtins)."""
+    total = sum(entry[2] for entry in stats.values())
+    parts = {"evaluator": 0.0, "heuristic": 0.0, "tree": 0.0}
+    for (filename, _, function), (_, _, tottime, cumtime, _) in stats.items():
+        if filename.endswith("evaluator.py") and function in ("features", "logits"):
+            parts["evaluator"] += cumtime
+        elif filename.endswith("heuristic.py") and function == "decide":
+            parts["heuristic"] += cumtime
+        elif filename.endswith("mcts.py"):
+            parts["tree"] += tottime
+    parts["engine and the rest"] = max(total - sum(parts.values()), 0.0)
+    return {k: round(v / (total or 1.0), 3) for k, v in parts.items()}
 
 
 def profile(game: str, spec: str, players: int, positions: int, seed: int) -> dict:
     """cProfile of ``spec`` deciding ``positions`` positions of a heuristic game: shares of the
-    evaluator, tree, heuristic and engine in the bot's own time (tottime, grouped by ``kind_of``)."""
+    evaluator, heuristic, tree and engine in the bot's time (``shares_of``)."""
     import cProfile
     import pstats
 
@@ -129,13 +133,9 @@ def profile(game: str, spec: str, players: int, positions: int, seed: int) -> di
         bot.decide(state, state.legal_actions())
     prof.disable()
     cpu = time.process_time() - start
-    shares: dict = {}
-    for (filename, _, function), (_, _, tottime, _, _) in pstats.Stats(prof).stats.items():
-        kind = kind_of(filename, function)
-        shares[kind] = shares.get(kind, 0.0) + tottime
-    total = sum(shares.values()) or 1.0
+    shares = shares_of(pstats.Stats(prof).stats)
     return {"game": game, "spec": spec, "positions": len(chosen), "cpu_s_per_decision": round(cpu / len(chosen), 4),
-            "shares": {k: round(v / total, 3) for k, v in sorted(shares.items(), key=lambda kv: -kv[1])}}
+            "shares": shares}
 
 
 def main(argv=None) -> int:
