@@ -25,7 +25,7 @@ SAMPLE = 0.5
 # The heuristic looks ahead over every action (about 2 ms a decision): asked at every node of the
 # search it took nine tenths of the time, so the search expands in random order instead.
 SEARCH_PRIOR = False
-LEAF_DECISIONS = 6  # a playout of the search (or of greedy) stops at the next checkpoint, or after these
+LEAF_DECISIONS = 6  # decisions a playout of search or greedy may take to reach the next checkpoint
 
 STAGES = ("first round", "to a quarter placed", "to half placed", "to three quarters", "last quarter")
 

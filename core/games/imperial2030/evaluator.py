@@ -39,7 +39,7 @@ TRAINING_SETUPS = (("standard", 8, None), ("variant", 1, None), ("three_nations_
 ITERATION_BOTS = (("greedy", 3), ("search:playouts=64:c=0.25:prior=0.5", 1), ("heuristic", 2))
 RECIPE = {"games": 1500, "rounds": 1, "iteration_games": 150, "epochs": 40}
 SAMPLE = 0.3  # the share of a game's checkpoints kept as training positions
-LEAF_DECISIONS = 40  # a playout of the search (or of greedy) stops at the next checkpoint, or after these
+LEAF_DECISIONS = 40  # decisions a playout of search or greedy may take to reach the next checkpoint
 
 # Stages by round (a four-player game lasts about 12 rounds): "the first round" is stage 0.
 STAGES = ("round 1", "rounds 2-3", "rounds 4-6", "rounds 7-9", "rounds 10-12", "rounds 13+")
