@@ -235,6 +235,10 @@ class MCTSBot:
         """The playout policy (and the hint at each node) for this search."""
         return hooks.playout_policy(rng)
 
+    def prior_weight(self, state) -> float:
+        """The weight of the policy's choice at a node (``prior``)."""
+        return self.prior
+
     def playout_limits(self, state) -> tuple:
         """How far a playout goes: at most ``depth`` decisions (None: no limit), and a test of the
         states where it stops earlier (None here; the ``search`` bot: its evaluator's checkpoints)."""
@@ -250,7 +254,7 @@ class MCTSBot:
         me = state.current_player()
         n = len(state.returns())
         root = _Node(n)
-        c, prior = self.c, self.prior
+        c, prior = self.c, self.prior_weight(state)
         budget, deadline = self.playouts, None
         start = time.perf_counter()
         if self.seconds is not None:
@@ -385,6 +389,13 @@ class SearchBot(MCTSBot):
         part says it is too slow to ask at every node (``SEARCH_PRIOR = False``: uniform)."""
         from imperial_lab.core.evaluator import evaluator, heuristic_policy
 
-        if not getattr(evaluator(state.game.name).part, "SEARCH_PRIOR", True):
+        if not self.prior_weight(state):
             return uniform_policy(rng)
         return heuristic_policy(state, rng) or hooks.playout_policy(rng)
+
+    def prior_weight(self, state) -> float:
+        """``prior``, or 0 where the game's part has no cheap prior (``SEARCH_PRIOR = False``): a
+        choice drawn at random must not be favoured."""
+        from imperial_lab.core.evaluator import evaluator
+
+        return self.prior if getattr(evaluator(state.game.name).part, "SEARCH_PRIOR", True) else 0.0
