@@ -158,3 +158,14 @@ def test_bot_specs_of_the_evaluator_bots():
 def test_shipped_model_beats_both_baselines_after_the_first_round(game):
     figs = et.check(game, games=100, workers=2, progress=False)
     assert et.beats_baselines(figs) == []
+
+
+def test_a_search_without_a_cheap_prior_favours_no_random_choice(monkeypatch, positions):
+    from imperial_lab.core.mcts import SearchBot
+
+    state = positions["imperia"][0][3]
+    bot = SearchBot(seed=1, playouts=10)
+    assert bot.prior_weight(state) == bot.prior > 0
+    monkeypatch.setattr(ev.game_part("imperia"), "SEARCH_PRIOR", False)
+    assert bot.prior_weight(state) == 0.0
+    assert bot.decide(state, state.legal_actions()) in state.legal_actions()
