@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import random
 from functools import lru_cache
 from types import ModuleType
 
@@ -129,11 +130,6 @@ def install(game: str, model: Evaluator | None) -> None:
         _INSTALLED[game] = model
 
 
-def has_evaluator(game: str) -> bool:
-    """Whether ``game`` can be judged: a model installed or shipped."""
-    return game in _INSTALLED or model_path(game).is_file()
-
-
 def win_chances(state) -> list[float]:
     """Each seat's chance to win ``state`` by its game's evaluator."""
     return evaluator(state.game.name).win_chances(state)
@@ -152,8 +148,6 @@ class GreedyBot:
     PARAMS = {"margin": (float, 0.0, 1.0, DEFAULT_MARGIN)}
 
     def __init__(self, seed: int | None = None, margin: float = DEFAULT_MARGIN):
-        import random
-
         self.rng = random.Random(seed)
         self.margin = margin
         self._policy = None
@@ -167,7 +161,7 @@ class GreedyBot:
         if len(legal_actions) == 1:
             return legal_actions[0]
         hint = self._hint(state, legal_actions)
-        values = action_values(state, legal_actions, self._policy or None, self.rng)
+        values = action_values(state, legal_actions, self._policy, self.rng)
         self.last_values = values
         best = max(range(len(legal_actions)), key=values.__getitem__)
         if hint is None or values[best] - values[legal_actions.index(hint)] > self.margin:
