@@ -156,7 +156,7 @@ def test_bot_specs_of_the_evaluator_bots():
 @pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_shipped_model_beats_both_baselines_after_the_first_round(game):
-    figs = et.check(game, games=100, workers=2, progress=False)
+    figs = et.check(game, games=200, workers=2, progress=False)  # as `imperial evaluator check`
     assert et.beats_baselines(figs) == []
 
 
