@@ -35,8 +35,9 @@ TRAINING_PLAYERS = ((2, 1), (3, 2), (4, 4), (5, 2), (6, 1))
 # that a setup's start chances (the Compare page) are judged on positions like those trained on.
 TRAINING_SETUPS = (("standard", 8, None), ("variant", 1, None), ("three_nations_each", 1, 4), ("balanced_4p", 1, 4),
                    ("three_way_split", 0.5, 3), ("two_powers", 0.5, 4))
-# Expert iteration: games where the bots on the model of the round before take seats.
-ITERATION_BOTS = (("greedy", 3), ("search:playouts=64:c=0.25:prior=0.5", 1), ("heuristic", 2))
+# Expert iteration: games where the bots on the model of the round before take seats (greedy at the
+# margin the shipped model was trained with).
+ITERATION_BOTS = (("greedy:margin=0.01", 3), ("search:playouts=64:c=0.25:prior=0.5", 1), ("heuristic", 2))
 RECIPE = {"games": 1500, "rounds": 1, "iteration_games": 150, "epochs": 40}
 SAMPLE = 0.3  # the share of a game's checkpoints kept as training positions
 LEAF_DECISIONS = 40  # decisions a playout of search or greedy may take to reach the next checkpoint
