@@ -19,6 +19,7 @@ Specs hold no commas: ``--bots`` is a comma list of per-seat specs.
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import random
 import re
@@ -51,22 +52,41 @@ class RandomBot:
 
 
 BOTS: dict[str, type] = {"random": RandomBot}  # the bots of every game
+EVALUATOR_BOTS: dict = {}  # the bots of every game with a learned evaluator: greedy, search (docs/evaluator.md)
 _MISSING: dict[str, str] = {}  # bots that could not be loaded, and why (named when one is asked for)
 
 
 def bot_classes(game: str | None = None) -> dict:
-    """The bots of ``game``: BOTS, the search bot ``mcts`` when core/mcts.py provides ``MCTSBot``, and the
-    game's own bots. mcts is imported only here, so ``import imperial_lab.core.bots`` stays light, and a missing or
+    """The bots of ``game``: BOTS, the search bot ``mcts`` when core/mcts.py provides ``MCTSBot``, the
+    bots on the learned evaluator (``greedy``, ``search``) when the game has one, and the game's own bots. mcts is imported only here, so ``import imperial_lab.core.bots`` stays light, and a missing or
     broken core/mcts.py costs only that bot."""
     if "mcts" not in BOTS and "mcts" not in _MISSING:
         try:
-            from imperial_lab.core.mcts import MCTSBot
+            from imperial_lab.core.mcts import MCTSBot, SearchBot
         except ImportError as exc:
-            _MISSING["mcts"] = f"core/mcts.py cannot be loaded: {exc}"
+            _MISSING["mcts"] = _MISSING["search"] = f"core/mcts.py cannot be loaded: {exc}"
         else:
-            BOTS["mcts"] = MCTSBot
+            BOTS["mcts"], EVALUATOR_BOTS["search"] = MCTSBot, SearchBot
+    if "greedy" not in EVALUATOR_BOTS and "greedy" not in _MISSING:
+        try:
+            from imperial_lab.core.evaluator import GreedyBot
+        except ImportError as exc:  # numpy missing
+            _MISSING["greedy"] = f"core/evaluator.py cannot be loaded: {exc}"
+        else:
+            EVALUATOR_BOTS["greedy"] = GreedyBot
     owner = plugin(game)
-    return {**BOTS, **{name: owner.bot_class(name) for name in owner.bots}}
+    judged = EVALUATOR_BOTS if has_evaluator_part(owner) else {}
+    return {**BOTS, **judged, **{name: owner.bot_class(name) for name in owner.bots}}
+
+
+def has_evaluator_part(owner) -> bool:
+    """Whether a game (its plug-in) has a learned evaluator's part, ``evaluator.py`` beside its rules
+    (imperial_lab.core.evaluator), found without importing it."""
+    package = owner.game.__module__.rsplit(".", 1)[0]
+    try:
+        return importlib.util.find_spec(f"{package}.evaluator") is not None
+    except ModuleNotFoundError:
+        return False
 
 
 def parse_bot_spec(text: str, where: str = "bot spec", game: str | None = None) -> tuple[str, dict]:

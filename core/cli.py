@@ -222,6 +222,8 @@ def _parser() -> argparse.ArgumentParser:
     apply.set_defaults(run=_apply)
 
     _add_batch_commands(sub)
+    from imperial_lab.core.evaluator_cli import add_commands as add_evaluator_commands  # docs/evaluator.md
+    add_evaluator_commands(sub)
     dashboard = sub.add_parser(
         "dashboard", help="start the lab's dashboard (Streamlit)",
         description="Start the lab's dashboard (Streamlit) on http://localhost:8501, headless. Its first start\n"

@@ -119,15 +119,21 @@ def sample_chance(state, rng: random.Random):
 class Hooks:
     """What search takes from a state's game, as its plug-in declares it (``GamePlugin.capabilities``):
     the search hooks, or the defaults for those it does not offer, and ``apply(state, action)`` for
-    actions taken from ``legal_actions()`` or ``chance_outcomes()``: the unchecked ``apply_legal``
-    where the game has one."""
+    actions taken from ``legal_actions()`` or ``chance_outcomes()`` (``applier``). ``evaluate``
+    replaces the game's (the ``search`` bot judges positions with the learned evaluator)."""
 
-    def __init__(self, state):
+    def __init__(self, state, evaluate=None):
         owner, game = plugin_of(state), state.game
-        self.evaluate = game.evaluate if owner.offers(Capability.EVALUATE) else default_evaluate
+        self.evaluate = evaluate or (game.evaluate if owner.offers(Capability.EVALUATE) else default_evaluate)
         self.playout_policy = game.playout_policy if owner.offers(Capability.PLAYOUT_POLICY) else uniform_policy
         self.resample = game.resample if owner.offers(Capability.RESAMPLE) else default_resample
-        self.apply = _apply_legal if owner.offers(Capability.APPLY_LEGAL) else _apply_action
+        self.apply = applier(state)
+
+
+def applier(state):
+    """How the search applies actions it took from ``legal_actions()`` or ``chance_outcomes()``: the
+    game's unchecked ``apply_legal`` where its plug-in declares one."""
+    return _apply_legal if plugin_of(state).offers(Capability.APPLY_LEGAL) else _apply_action
 
 
 def _apply_legal(state, action):
@@ -234,16 +240,33 @@ class MCTSBot:
             seen = repr(state.observation(me))
         return random.Random(f"mcts:{self.seed}:{me}:{seen}")
 
+    def hooks(self, state) -> Hooks:
+        """The search hooks of ``state``'s game (the ``search`` bot brings its own evaluation)."""
+        return Hooks(state)
+
+    def policy(self, hooks: Hooks, state, rng: random.Random):
+        """The playout policy (and the hint at each node) for this search."""
+        return hooks.playout_policy(rng)
+
+    def prior_weight(self, state) -> float:
+        """The weight of the policy's choice at a node (``prior``)."""
+        return self.prior
+
+    def playout_limits(self, state) -> tuple:
+        """How far a playout goes: at most ``depth`` decisions (None: no limit), and a test of the
+        states where it stops earlier (None here; the ``search`` bot: its evaluator's checkpoints)."""
+        return self.depth, None
+
     def _search(self, state, legal) -> _Node:
-        hooks = Hooks(state)
+        hooks = self.hooks(state)
         rng = self._rng(state)
-        policy = hooks.playout_policy(rng)
+        policy = self.policy(hooks, state, rng)
         evaluate, resample, apply = hooks.evaluate, hooks.resample, hooks.apply
-        depth = self.depth
+        depth, stop = self.playout_limits(state)
         me = state.current_player()
         n = len(state.returns())
         root = _Node(n)
-        c, prior = self.c, self.prior
+        c, prior = self.c, self.prior_weight(state)
         budget, deadline = self.playouts, None
         start = time.perf_counter()
         if self.seconds is not None:
@@ -293,7 +316,7 @@ class MCTSBot:
                 path.append(node)
             # playout
             steps = 0
-            while not s.is_terminal() and (depth is None or steps < depth):
+            while not s.is_terminal() and (depth is None or steps < depth) and not (stop and stop(s)):
                 if s.is_chance_node():
                     apply(s, sample_chance(s, rng))
                 else:
@@ -323,3 +346,68 @@ class MCTSBot:
             return False
         visits = sorted((ch.visits for ch in root.children.values()), reverse=True)
         return visits[0] - visits[1] > left
+
+
+DEFAULT_SECONDS = 1.0  # the search bot's budget per decision
+SEARCH_C = 0.25  # the learned evaluator's values are steadier than playouts': less exploration
+
+
+class SearchBot(MCTSBot):
+    """The search on the learned evaluator (docs/search.md, "The search bot"): the same tree, but a
+    playout stops at the evaluator's next checkpoint (Imperial 2030: the next nation's turn), or after
+    ``depth`` decisions (default: the game part's ``LEAF_DECISIONS``), and is judged there by the
+    game's model (``imperial_lab.core.evaluator``); the heuristic's choice is the prior at every node,
+    and the budget is time (``seconds``, default 1). With ``playouts`` and no ``seconds`` it is
+    a playout budget alone, reproducible for a seed (the training games of expert iteration)."""
+
+    name = "search"
+    PARAMS = {"seconds": (float, 0.001, 86_400.0, DEFAULT_SECONDS), "playouts": (int, 1, 10_000_000, None),
+              "c": (float, 0.0, 100.0, SEARCH_C), "prior": (float, 0.0, 100.0, DEFAULT_PRIOR),
+              "depth": (int, 0, 10_000_000, None)}
+
+    def __init__(self, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS, playouts: int | None = None,
+                 c: float = SEARCH_C, depth: int | None = None, prior: float = DEFAULT_PRIOR):
+        super().__init__(seed, playouts, seconds, c, depth, prior)
+
+    @classmethod
+    def from_params(cls, params: dict, seed: int | None = None) -> "SearchBot":
+        if "playouts" in params and "seconds" not in params:
+            params = {**params, "seconds": None}
+        return cls(seed, **params)
+
+    @classmethod
+    def spec_defaults(cls, params: dict) -> dict:
+        """With ``playouts`` alone, no time budget: ``search:playouts=64`` is reproducible."""
+        defaults = {key: d[3] for key, d in cls.PARAMS.items()}
+        if params.get("playouts") is not None:
+            defaults["seconds"] = None
+        return defaults
+
+    def hooks(self, state) -> Hooks:
+        from imperial_lab.core.evaluator import evaluator
+
+        return Hooks(state, evaluate=evaluator(state.game.name).win_chances)
+
+    def playout_limits(self, state) -> tuple:
+        """A playout stops at the evaluator's next checkpoint (the positions it was trained on), or
+        after ``depth`` decisions (default: the game part's ``LEAF_DECISIONS``)."""
+        from imperial_lab.core.evaluator import evaluator
+
+        part = evaluator(state.game.name).part
+        return (part.LEAF_DECISIONS if self.depth is None else self.depth), part.checkpoint
+
+    def policy(self, hooks: Hooks, state, rng: random.Random):
+        """The heuristic (the game's playout policy, else its heuristic bot), unless the evaluator's
+        part says it is too slow to ask at every node (``SEARCH_PRIOR = False``: uniform)."""
+        from imperial_lab.core.evaluator import evaluator, heuristic_policy
+
+        if not self.prior_weight(state):
+            return uniform_policy(rng)
+        return heuristic_policy(state, rng) or hooks.playout_policy(rng)
+
+    def prior_weight(self, state) -> float:
+        """``prior``, or 0 where the game's part has no cheap prior (``SEARCH_PRIOR = False``): a
+        choice drawn at random must not be favoured."""
+        from imperial_lab.core.evaluator import evaluator
+
+        return self.prior if getattr(evaluator(state.game.name).part, "SEARCH_PRIOR", True) else 0.0

@@ -26,6 +26,30 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
+# Tables every game's runs may hold beside the recorder's, written by other commands: the analyses
+# of ``imperial analyse --run`` (imperial_lab.core.analysis). name -> columns; then the intro of each.
+ANALYSIS_TABLES: dict[str, list[tuple[str, str, str]]] = {"win_chances": [
+    ("run", "category", "the run's name (docs/batch-runs.md)"),
+    ("game_id", "int32", "the game's number within its run; (run, game_id) identifies a game"),
+    ("step", "int16", "the step of the analysis, from 0: a checkpoint of the game (Imperial 2030: a nation's "
+                      "turn begins; Imperia: a placement turn; Imperial Powers: a Bid begins), the last one its end"),
+    ("ply", "int32", "the number of actions of the move log played before the step (chance included)"),
+    ("mover", "int8", "the seat deciding at the step (-4 at the end)"),
+    ("seat", "int8", "the seat this row is about"),
+    ("win_chance", "float64", "the seat's chance to win at the step by the game's learned evaluator "
+                              "(docs/evaluator.md; public information only); at the end 1 shared by the winners"),
+
+]}
+ANALYSIS_INTRO = ("`imperial analyse --run runs/NAME` writes, for every finished game of a run, each seat's chance to win "
+         "at every step of the game (docs/evaluator.md), one Parquet file per chunk of the run "
+         "(`runs/NAME/win_chances/chunk-*.parquet`); the catalogue's view `win_chances` reads them beside the "
+         "run's own tables, so a query can ask where games are decided, e.g. the eventual winner's mean chance "
+         "by step:",
+         "`SELECT w.step, avg(w.win_chance) FROM win_chances w JOIN games g USING (run, game_id) WHERE "
+         "list_contains(g.winners, w.seat) GROUP BY w.step ORDER BY w.step`")
+
+
+
 def tables_of(game: str | None = None) -> ModuleType:
     """The tables part of ``game`` (default Imperial 2030); SetupError for a game that records none."""
     owner = plugin(game)
@@ -49,14 +73,14 @@ def scores_column(game: str | None = None) -> str:
 
 
 def all_tables() -> dict[str, list[tuple[str, str, str]]]:
-    """Every table of every registered game (the catalogue's views); a table two games share keeps the
-    columns of the first game registered."""
+    """Every table of every registered game (the catalogue's views) and the analysis tables; a table
+    two games share keeps the columns of the first game registered."""
     found: dict[str, list] = {}
     for owner in GAMES.values():
         if owner.tables:
             for name, columns in tables_of(owner.name).TABLES.items():
                 found.setdefault(name, columns)
-    return found
+    return {**found, **ANALYSIS_TABLES}
 
 
 # ----- recording whole games -----
@@ -195,7 +219,17 @@ def data_dictionaries() -> str:
     """docs/data-dictionary.md: the data dictionary of every game with tables, the default game first.
     Regenerate the file with ``.venv/bin/python -m imperial_lab.core.tables > docs/data-dictionary.md``."""
     games = sorted((name for name, owner in GAMES.items() if owner.tables), key=lambda name: name != DEFAULT_GAME)
-    return "\n".join(data_dictionary(name) for name in games)
+    return "\n".join([data_dictionary(name) for name in games] + [analysis_dictionary()])
+
+
+def analysis_dictionary() -> str:
+    """The section of the analysis tables (``ANALYSIS_TABLES``), the same for every game."""
+    parts = ["## Data dictionary: analyses\n"] + [_wrap(text) + "\n" for text in ANALYSIS_INTRO]
+    for name, columns in ANALYSIS_TABLES.items():
+        rows = "".join(f"| `{col}` | `{dtype}` | {meaning} |\n" for col, dtype, meaning in columns)
+        parts.append(f"### `{name}`\n\nOne row per seat and step of an analysed game.\n\n"
+                     f"| column | dtype | meaning |\n|---|---|---|\n{rows}")
+    return "\n".join(parts)
 
 
 if __name__ == "__main__":

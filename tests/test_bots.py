@@ -59,7 +59,7 @@ def test_make_bot_takes_the_full_spec_and_a_seed():
     ("heuristic:", "'' is not key=value"),
     ("", "unknown bot '': no name"),
     (":temperature=1", "unknown bot '': no name"),
-    ("genius", "unknown bot 'genius' (known: heuristic,"),
+    ("genius", "unknown bot 'genius' (known: greedy, heuristic,"),
     ("random:seed=1", "unknown parameter 'seed' of bot random (it takes none)"),
     ("x" * 300, "longer than 200 characters"),
 ])

@@ -1,0 +1,353 @@
+"""The analysis of a game (docs/evaluator.md, "Analysis"): each seat's chance to win through a game,
+the largest swings with who caused them and what happened, and, for the movers' biggest drops,
+the move the search prefers with its value, in plain words.
+
+A game is judged at its *steps*: the game part's ``checkpoint`` positions (the start of every nation
+turn in Imperial 2030, of every placement turn in Imperia, of every Bid in Imperial Powers) and its
+end. Step k's swing is the change of the chances from step k to step k + 1, caused by the seat that
+moved at step k (``mover``: the government of the nation in Imperial 2030) and chance.
+
+**Hidden information.** The evaluator reads public information only, so the chance line is the same
+for every viewer. A better move is worked out from the mover's own knowledge (the search
+determinises what the mover cannot see) and would tell others what the mover holds: in a game that
+hides anything, the drops are explained only with ``view`` and only for that seat's own moves.
+
+    from imperial_lab.core.analysis import analyse_log, win_chance_line
+    result = analyse_log("game.jsonl")            # steps, swings, drops (JSON-able)
+    win_chance_line("game.jsonl")                 # [(step, ply, mover, [chance per seat]), ...]
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import numpy as np
+
+from imperial_lab.core.errors import SetupError
+from imperial_lab.core.evaluator import action_values, evaluator, heuristic_policy, normalise
+from imperial_lab.core.evaluator import after as after_moves
+from imperial_lab.core.gamelog import replay_game
+from imperial_lab.core.interface import CHANCE, seat_name
+
+SWINGS = 5  # the largest swings reported
+MAX_LINES = 4  # lines of "what happened" per step
+
+
+class _Steps:
+    """Collects a replayed game's steps: each checkpoint's state, mover and the events up to the next."""
+
+    def __init__(self):
+        self.part = None
+        self.texts = None
+        self.steps: list[dict] = []
+        self._active = None
+
+    def begin(self, state, header) -> None:
+        from imperial_lab.core.session import texts_for
+
+        self.part = evaluator(state.game.name).part
+        self.texts = texts_for(state.game.name)
+        self.header = header
+        self._look(state, -1)
+
+    def step(self, state, player, action, events) -> None:
+        if self.steps:
+            if "action" not in self.steps[-1] and player == self.steps[-1]["mover"]:
+                self.steps[-1]["action"] = action  # the move the mover made at the step
+            lines = self.steps[-1]["lines"]
+            if len(lines) < MAX_LINES and player != CHANCE:
+                lines += [line.strip() for line in self.texts.event_lines(events, self._active) if line.strip()]
+        self._look(state, player)
+
+    def _look(self, state, player) -> None:
+        self._active = self.texts.active(state)
+        self.ply = getattr(self, "ply", -1) + 1
+        if (self.part.started(state) and self.part.checkpoint(state)) or state.is_terminal():
+            mover = state.current_player()
+            copy = state.clone()
+            if hasattr(copy, "recording"):
+                copy.recording = False
+            self.steps.append({"ply": self.ply, "mover": mover, "state": copy, "lines": [],
+                               "who": self.texts.actor(state, mover) if mover >= 0 else "the end"})
+
+
+def _replay(source, bar=None) -> _Steps:
+    steps = _Steps()
+
+    def on_step(*step):
+        steps.step(*step)
+        if bar is not None:
+            bar.update()
+
+    replay_game(source, on_start=steps.begin, on_step=on_step)
+    if not steps.steps:
+        raise SetupError("the log has no position to judge (it stops before the first turn)")
+    return steps
+
+
+def chances_of(states: list) -> np.ndarray:
+    """Each seat's chance to win at each of ``states`` (one game), in one pass of the model."""
+    model = evaluator(states[0].game.name)
+    n = len(states[0].returns())
+    out = np.zeros((len(states), n))
+    rows, where = [], []
+    for k, state in enumerate(states):
+        if state.is_terminal():
+            out[k] = model.win_chances(state)
+        else:
+            rows += model.features(state)
+            where.append(k)
+    if where:
+        logits = model.logits(np.array(rows, dtype=float)).reshape(len(where), n)
+        for k, row in zip(where, logits):
+            out[k] = normalise(row)
+    return out
+
+
+def win_chance_line(source) -> list[tuple[int, int, int, list[float]]]:
+    """Each step of a move log: (step, ply (the index of the step's first action in the log), mover,
+    each seat's chance to win there); the last is the end (mover -4) when the game is over."""
+    steps = _replay(source).steps
+    chances = chances_of([s["state"] for s in steps])
+    return [(k, s["ply"], s["mover"], chances[k].tolist()) for k, s in enumerate(steps)]
+
+
+def analyse_log(source, seconds_per_step: float = 0.0, view: int | None = None, drops: int = 3,
+                progress: bool = True) -> dict:
+    """The analysis of a move log (see the module docstring), JSON-able."""
+    from tqdm import tqdm
+
+    start = time.perf_counter()
+    if isinstance(source, (str, bytes)) or hasattr(source, "__fspath__"):
+        from imperial_lab.core.gamelog import read_log
+
+        actions = len(read_log(source)[1])
+    else:
+        source = list(source)
+        actions = max(len(source) - 1, 0)
+    with tqdm(total=actions, desc="replayed", unit="action", disable=not progress, leave=False) as bar:
+        collected = _replay(source, bar)
+    steps = collected.steps
+    first = steps[0]["state"]
+    game, n = first.game.name, len(first.returns())
+    if view is not None and not 0 <= view < n:
+        raise SetupError(f"--view: seat {view} is not a seat of this {n}-player game")
+    chances = chances_of([s["state"] for s in steps])
+    rows = []
+    for k, s in enumerate(steps):
+        rows.append({"step": k, "ply": s["ply"], "mover": s["mover"], "who": s["who"],
+                     "chances": [round(float(c), 4) for c in chances[k]], "happened": s["lines"]})
+    swings = _swings(rows, chances)
+    hides = _hides(first, n)
+    explained = []
+    if drops and not (hides and view is None):
+        candidates = [w for w in sorted(_mover_deltas(rows, chances), key=lambda w: w["change"])
+                      if w["change"] < 0 and (view is None or w["mover"] == view)][:drops]
+        for w in tqdm(candidates, desc="better moves", unit="step", disable=not progress, leave=False):
+            explained.append(_better_move(steps[w["step"]], w, seconds_per_step, collected.part))
+    return {"game": game, "players": n, "bots": collected.header.get("bots"), "view": view,
+            "hidden_information": hides, "steps": rows, "swings": swings, "drops": explained,
+            "seconds": round(time.perf_counter() - start, 2)}
+
+
+def _hides(state, n: int) -> bool:
+    """Whether some seat's observation differs from the whole position (the game hides something)."""
+    whole = state.to_json()
+    return any(state.observation(p) != whole for p in range(n))
+
+
+def _mover_deltas(rows: list[dict], chances: np.ndarray) -> list[dict]:
+    out = []
+    for k in range(len(rows) - 1):
+        mover = rows[k]["mover"]
+        if mover >= 0:
+            out.append({"step": k, "mover": mover, "change": float(chances[k + 1][mover] - chances[k][mover])})
+    return out
+
+
+def _swings(rows: list[dict], chances: np.ndarray) -> list[dict]:
+    """The SWINGS largest changes of any seat's chance from one step to the next."""
+    found = []
+    for k in range(len(rows) - 1):
+        delta = chances[k + 1] - chances[k]
+        gain, loss = int(np.argmax(delta)), int(np.argmin(delta))
+        found.append({"step": k, "ply": rows[k]["ply"], "mover": rows[k]["mover"], "who": rows[k]["who"],
+                      "size": round(float(np.abs(delta).max()), 4),
+                      "gainer": gain, "gain": round(float(delta[gain]), 4),
+                      "loser": loss, "loss": round(float(delta[loss]), 4), "happened": rows[k]["happened"],
+                      "words": _swing_words(rows[k]["who"], gain, float(delta[gain]), loss, float(delta[loss]))})
+    return sorted(found, key=lambda w: (-w["size"], w["step"]))[:SWINGS]
+
+
+def _swing_words(who: str, gain: int, up: float, loss: int, down: float) -> str:
+    """"Player A for Europe: Player A +69%, Player B -50%" (the step's mover, then the changes)."""
+    return f"{who}: {seat_name(gain)} {up:+.0%}, {seat_name(loss)} {down:+.0%}"
+
+
+def _better_move(step: dict, drop: dict, seconds: float, part) -> dict:
+    """The move the search prefers at a drop's step, with its value and the value of the move played."""
+    state = step["state"]
+    legal = list(state.legal_actions())
+    me = drop["mover"]
+    if seconds > 0:
+        from imperial_lab.core.mcts import SearchBot
+
+        stats = SearchBot(seed=0, seconds=seconds).analyse(state)
+        values = {s.action: s.value for s in stats if s.value is not None}
+        best = stats[0].action
+        how = f"search, {seconds:g} s"
+    else:
+        rng = random.Random(0)
+        one = action_values(state, legal, heuristic_policy(state, rng), rng)
+        values = dict(zip(legal, one))
+        best = legal[int(np.argmax(one))]
+        how = "one ply on the evaluator"
+    played = step.get("action")
+    out = {"step": drop["step"], "mover": me, "change": round(drop["change"], 4), "how": how,
+           "best": part.move_words(state, best), "best_value": _round(values.get(best)),
+           "played": None if played is None else part.move_words(state, played),
+           "played_value": _round(values.get(played)) if played is not None else None}
+    out["words"] = hint_words(out["best"], out["best_value"], out["played"], out["played_value"])
+    return out
+
+
+def _round(x) -> float | None:
+    return None if x is None else round(float(x), 4)
+
+
+def action_hint(state, action, seed: int = 0) -> dict:
+    """How ``action`` (legal in ``state``) moves the deciding seat's chance to win, as ``greedy``
+    judges it: ``before`` (the position now, its turn played on by the heuristic to the next
+    checkpoint), ``after`` (the same with ``action`` first) and ``words``: "Player A buys India's 9m
+    bond: your chance rises from 22% to 31%" (the Play page's hint). Public information only."""
+    me = state.current_player()
+    model = evaluator(state.game.name)
+    rng = random.Random(seed)
+    policy = heuristic_policy(state, rng)
+    before = model.win_chances(after_moves(state, None, policy, rng))[me]
+    rng = random.Random(seed)
+    policy = heuristic_policy(state, rng)
+    chance = action_values(state, [action], policy, rng)[0]
+    move = model.part.move_words(state, action)
+    if abs(chance - before) < 0.005:
+        words = f"{move}: your chance stays at {before:.0%}"
+    else:
+        words = f"{move}: your chance {'rises' if chance > before else 'falls'} from {before:.0%} to {chance:.0%}"
+    return {"before": before, "after": chance, "words": words}
+
+
+def hint_words(best: str, best_value: float | None, played: str | None, played_value: float | None) -> str:
+    """A better move in words: "Better: Buying India 3 (31% to win) instead of Rondel to Production
+    (22%)"; when the move played is the best one, says so."""
+    chance = f" ({best_value:.0%} to win)" if best_value is not None else ""
+    if played is not None and played == best:
+        return f"The move played is the search's choice too: {best}{chance}; the drop came after it"
+    text = f"Better: {best}{chance}"
+    if played is not None:
+        text += f" instead of {played}" + (f" ({played_value:.0%})" if played_value is not None else "")
+    return text
+
+
+def report(result: dict) -> str:
+    """The analysis in plain text."""
+    n = result["players"]
+    seats = [seat_name(p) for p in range(n)]
+    lines = [f"{result['game']}: {n} players, {len(result['steps'])} steps "
+             f"(each seat's chance to win at the start of each turn; {result['seconds']:.1f} s)", ""]
+    lines.append("step   ply  mover            " + "  ".join(f"{s:>9}" for s in seats))
+    for row in result["steps"]:
+        mover = seat_name(row["mover"]) if row["mover"] >= 0 else "end"
+        lines.append(f"{row['step']:>4} {row['ply']:>5}  {mover:<15}  "
+                     + "  ".join(f"{c:>9.0%}" for c in row["chances"]))
+    lines += ["", "largest swings:"]
+    for w in result["swings"]:
+        lines.append(f"  step {w['step']}: {w['words']}" + (f" ({'; '.join(w['happened'][:2])})" if w["happened"] else ""))
+    if result["drops"]:
+        lines += ["", "the movers' biggest drops:"]
+        for d in result["drops"]:
+            lines.append(f"  step {d['step']}, {seat_name(d['mover'])} {d['change']:+.0%}: {d['words']} [{d['how']}]")
+    elif result["hidden_information"] and result["view"] is None:
+        lines += ["", "better moves: give --view SEAT (this game hides information; a seat's better moves "
+                      "are shown to that seat only)"]
+    return "\n".join(lines)
+
+
+def start_chances(config: dict, samples: int = 20, seed: int = 0) -> list[float]:
+    """Each seat's chance to win a setup (a game config) by the evaluator at its first checkpoint
+    (Imperial 2030: the first nation's turn), the mean over ``samples`` draws of what comes before
+    it: chance (a random deal) and any decision (the game's heuristic, else the first legal action)."""
+    import random
+
+    from imperial_lab.core.bots import bot_classes, make_bot
+    from imperial_lab.core.interface import make_game
+    from imperial_lab.core.mcts import sample_chance
+
+    game = make_game(config)
+    part = evaluator(game.name).part
+    rng = random.Random(f"start:{seed}")
+    has_heuristic = "heuristic" in bot_classes(game.name)
+    states = []
+    for _ in range(samples):
+        state = game.new_initial_state()
+        bot = make_bot("heuristic", rng.getrandbits(32), game=game.name) if has_heuristic else None
+        while not state.is_terminal() and not (part.started(state) and part.checkpoint(state)):
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+            else:
+                legal = state.legal_actions()
+                state.apply_action(bot.decide(state, legal) if bot else legal[0])
+        states.append(state)
+    return chances_of(states).mean(axis=0).tolist()
+
+
+# ----- the analyses of a run, as a table of the catalogue -----
+
+TABLE = "win_chances"  # its columns: imperial_lab.core.tables.ANALYSIS_TABLES
+
+def analyse_run(folder, catalog=None, progress: bool = True) -> dict:
+    """Write the win-chance table of every finished game of the run in ``folder`` (one file per
+    finished chunk) and register the run again so the catalogue's view reads it."""
+    from pathlib import Path
+
+    import pandas as pd
+    import pyarrow.parquet as pq
+    from tqdm import tqdm
+
+    from imperial_lab.core import runstore
+    from imperial_lab.core.catalog import register_run
+    from imperial_lab.core.tables import ANALYSIS_TABLES, games_table
+
+    folder = Path(folder).resolve()
+    params = runstore.read_run(folder)
+    if params is None:
+        raise SetupError(f"{folder}: no run.json: not a run folder")
+    game = runstore.run_game(folder)
+    evaluator(game)  # a game without a model says so before anything is read
+    done = runstore.markers(folder)
+    table = games_table(game)
+    rows = 0
+    COLUMNS = ANALYSIS_TABLES[TABLE]
+    bar = tqdm(total=sum(m["count"] for m in done.values()), unit="game", desc="analysed", disable=not progress)
+    for chunk in sorted(done):
+        path = folder / table / f"{runstore.chunk_name(chunk)}.parquet"
+        games = pq.read_table(path, columns=["run", "game_id", "status", "log"]).to_pylist()
+        out = {name: [] for name, _, _ in COLUMNS}
+        for g in games:
+            bar.update()
+            if g["status"] != "finished" or not g["log"]:
+                continue
+            for step, ply, mover, chances in win_chance_line(g["log"].splitlines()):
+                for seat, chance in enumerate(chances):
+                    for name, value in zip(out, (g["run"], g["game_id"], step, ply, mover, seat, chance)):
+                        out[name].append(value)
+        frame = pd.DataFrame({name: pd.array(out[name], dtype="string" if dtype == "category" else dtype)
+                              for name, dtype, _ in COLUMNS})
+        frame["run"] = frame["run"].astype("category")
+        runstore.write_parquet(folder / TABLE / f"{runstore.chunk_name(chunk)}.parquet", frame)
+        rows += len(frame)
+    bar.close()
+    finished = sum(m["count"] for m in done.values()) == params.get("games")
+    register_run(folder, "imported" if params.get("kind") == "import" else "complete" if finished else "partial",
+                 catalog)
+    return {"run": params["name"], "rows": rows, "path": str(folder / TABLE)}

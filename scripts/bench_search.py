@@ -1,0 +1,182 @@
+"""Strength and cost of the bots on the learned evaluator (``greedy``, ``search``) against other bots,
+seats rotated game by game (docs/search.md, "The search bot").
+
+    .venv/bin/python scripts/bench_search.py --game imperial2030 --lineup search,search,mcts:playouts=128,mcts:playouts=128 \\
+        --games 200 --workers 2 --out s2v2.jsonl
+    .venv/bin/python scripts/bench_search.py --summarise s2v2.jsonl
+    .venv/bin/python scripts/bench_search.py --game imperial2030 --profile search:seconds=0.5 --games 10
+
+Game g turns the line-up by g seats (seat p gets ``lineup[(p + g) % n]``), so every entrant plays
+every seat equally often; chance comes from seed ``seed + g`` and each bot from ``1000 * g + p``.
+The *focus* bot (the line-up's first spec, or ``--focus``) wins a game when one of its seats is
+among the winners (a shared win counts). Per game one JSON line: the seats, winners, and per
+entrant the searched decisions (more than one legal action), CPU seconds (``time.process_time``
+of this process: the cost whatever else runs) and wall seconds spent deciding. The summary gives
+the focus bot's wins, its win rate with the 95% Wilson interval against par (its seats / players),
+each entrant's CPU seconds per searched decision, and the load (``os.getloadavg``) before and after.
+``--profile SPEC`` runs cProfile over SPEC's decisions on positions of a heuristic game and prints
+the shares of its time: the evaluator (features, model, numpy), the tree (core/mcts.py), the
+heuristic (the prior and the playouts to the next checkpoint) and the engine (the rules, clones).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from imperial_lab.core.bots import make_bot, parse_bot_list  # noqa: E402
+from imperial_lab.core.play import play_game  # noqa: E402
+from imperial_lab.core.stats import wilson  # noqa: E402
+
+
+class Timed:
+    """Wraps a bot: counts its searched decisions and their CPU and wall time."""
+
+    def __init__(self, bot):
+        self.bot = bot
+        self.searched = 0
+        self.cpu = self.wall = 0.0
+
+    def decide(self, state, legal_actions):
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        t, c = time.perf_counter(), time.process_time()
+        action = self.bot.decide(state, legal_actions)
+        self.wall += time.perf_counter() - t
+        self.cpu += time.process_time() - c
+        self.searched += 1
+        return action
+
+
+def play(task: tuple) -> dict:
+    game, players, lineup, focus, seed, g = task
+    n = len(lineup)
+    specs = [lineup[(p + g) % n] for p in range(n)]
+    bots = [Timed(make_bot(spec, 1000 * g + p, game=game)) for p, spec in enumerate(specs)]
+    start = time.perf_counter()
+    played = play_game({"game": game, "players": players}, bots, seed + g, record=False)
+    cost: dict = {}
+    for spec, bot in zip(specs, bots):
+        entry = cost.setdefault(spec, {"searched": 0, "cpu": 0.0, "wall": 0.0})
+        entry["searched"] += bot.searched
+        entry["cpu"] = round(entry["cpu"] + bot.cpu, 4)
+        entry["wall"] = round(entry["wall"] + bot.wall, 4)
+    return {"game": g, "focus": focus, "seats": specs, "winners": played.state.winners(), "returns": played.state.returns(),
+            "decisions": played.decisions, "cost": cost, "seconds": round(time.perf_counter() - start, 2)}
+
+
+def summarise(rows: list[dict], focus: str) -> dict:
+    games = len(rows)
+    wins = sum(any(r["seats"][p] == focus for p in r["winners"]) for r in rows)
+    seats = rows[0]["seats"].count(focus) if rows else 0
+    lo, hi = wilson(wins, games)
+    entrants: dict = {}
+    for r in rows:
+        for spec, c in r["cost"].items():
+            e = entrants.setdefault(spec, {"searched": 0, "cpu": 0.0, "wall": 0.0})
+            for key in e:
+                e[key] += c[key]
+    cost = {spec: {"cpu_s_per_decision": round(e["cpu"] / max(e["searched"], 1), 4),
+                   "wall_s_per_decision": round(e["wall"] / max(e["searched"], 1), 4),
+                   "searched_per_game": round(e["searched"] / max(games, 1), 1)} for spec, e in entrants.items()}
+    return {"focus": focus, "games": games, "wins": wins, "win_rate": round(wins / max(games, 1), 4),
+            "wilson95": [round(lo, 4), round(hi, 4)], "par": round(seats / len(rows[0]["seats"]), 4) if rows else None,
+            "cost": cost, "decisions_per_game": round(sum(r["decisions"] for r in rows) / max(games, 1), 1)}
+
+
+def shares_of(stats) -> dict:
+    """Where a bot's time goes, from cProfile's statistics: the evaluator (the cumulative time of the
+    features and the model), the heuristic (of its ``decide``: the prior and the playouts to the next
+    checkpoint), the tree (core/mcts.py's own time) and the engine with the rest (the rules, clones,
+    redeals, builtins)."""
+    total = sum(entry[2] for entry in stats.values())
+    parts = {"evaluator": 0.0, "heuristic": 0.0, "tree": 0.0}
+    for (filename, _, function), (_, _, tottime, cumtime, _) in stats.items():
+        if filename.endswith("evaluator.py") and function in ("features", "logits"):
+            parts["evaluator"] += cumtime
+        elif filename.endswith("heuristic.py") and function == "decide":
+            parts["heuristic"] += cumtime
+        elif filename.endswith("mcts.py"):
+            parts["tree"] += tottime
+    parts["engine and the rest"] = max(total - sum(parts.values()), 0.0)
+    return {k: round(v / (total or 1.0), 3) for k, v in parts.items()}
+
+
+def profile(game: str, spec: str, players: int, positions: int, seed: int) -> dict:
+    """cProfile of ``spec`` deciding ``positions`` positions of a heuristic game: shares of the
+    evaluator, heuristic, tree and engine in the bot's time (``shares_of``)."""
+    import cProfile
+    import pstats
+
+    found = []
+
+    def keep(state, player, action, events):
+        if not state.is_terminal() and not state.is_chance_node() and len(state.legal_actions()) > 1:
+            found.append(state.clone())
+
+    bots = [make_bot("heuristic", seed * 10 + p, game=game) for p in range(players)]
+    play_game({"game": game, "players": players}, bots, seed, record=False, on_step=keep)
+    chosen = found[len(found) // 4: 3 * len(found) // 4: max(1, len(found) // (2 * positions))][:positions]
+    bot = make_bot(spec, seed, game=game)
+    bot.decide(chosen[0], chosen[0].legal_actions())  # load the model outside the profile
+    prof = cProfile.Profile()
+    start = time.process_time()
+    prof.enable()
+    for state in chosen:
+        bot.decide(state, state.legal_actions())
+    prof.disable()
+    cpu = time.process_time() - start
+    shares = shares_of(pstats.Stats(prof).stats)
+    return {"game": game, "spec": spec, "positions": len(chosen), "cpu_s_per_decision": round(cpu / len(chosen), 4),
+            "shares": shares}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--game", default="imperial2030")
+    ap.add_argument("--lineup", help="one bot spec per seat, comma-separated")
+    ap.add_argument("--players", type=int, help="default: the line-up's length")
+    ap.add_argument("--focus", help="the entrant whose wins count (default: the line-up's first)")
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--first", type=int, default=0, help="number of the first game")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--out", help="append one JSON line per game to this file")
+    ap.add_argument("--summarise", metavar="FILE", help="summarise a --out file and stop")
+    ap.add_argument("--profile", metavar="SPEC", help="profile SPEC on --games positions of a heuristic game and stop")
+    args = ap.parse_args(argv)
+    if args.profile:
+        print(json.dumps(profile(args.game, args.profile, args.players or 4, args.games, args.seed)))
+        return 0
+    if args.summarise:
+        rows = [json.loads(line) for line in Path(args.summarise).read_text().splitlines() if line.strip()]
+        print(json.dumps(summarise(rows, args.focus or rows[0]["focus"])))
+        return 0
+    lineup = parse_bot_list(args.lineup, game=args.game)
+    focus = args.focus or lineup[0]
+    players = args.players or len(lineup)
+    tasks = [(args.game, players, lineup, focus, args.seed, g) for g in range(args.first, args.first + args.games)]
+    load0 = os.getloadavg()
+    out = open(args.out, "a") if args.out else None
+    rows = []
+    with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+        for row in pool.imap_unordered(play, tasks):
+            rows.append(row)
+            line = json.dumps(row)
+            print(line, flush=True)
+            if out:
+                out.write(line + "\n")
+                out.flush()
+    print("SUMMARY " + json.dumps({**summarise(rows, focus), "load_before": load0, "load_after": os.getloadavg()}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
