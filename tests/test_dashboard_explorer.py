@@ -353,7 +353,7 @@ def test_sentences_of_rare_and_example_events():
         ({"kind": "canal", "rule": "§7.4.3", "canal": "suez", "controller": "US", "nation": "EU", "allowed": False,
           "action": "move fleet mediterranean_sea -> indian_ocean"}, "EU",
          "The United States, whose flag controls the Suez canal, refuses Europe's crossing "
-         "(move fleet Mediterranean Sea -> Indian Ocean) (§7.4.3)"),
+         "of a fleet from the Mediterranean Sea to the Indian Ocean (§7.4.3)"),
         ({"kind": "factory_destroyed", "rule": "§7.4.7", "nation": "RU", "by": "EU", "region": "murmansk",
           "hostile_removed": 3}, "EU",
          "Europe's armies destroy Russia's factory in Murmansk; three of them are removed (3 hostile, 0 friendly) "

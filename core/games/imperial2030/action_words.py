@@ -5,7 +5,8 @@ notation"): ``action_words("move army rome -> north_africa via mediterranean_sea
 
 An action's text names only what it chooses; who chooses, for which nation and at what price is
 read from the position document *before* the action (its ``decision`` and ``turn``), which the
-timeline has at hand. Names are those of imperial_lab.core.games.imperial2030.explain (board names, "Player A", …).
+timeline has at hand. Names are the game's words (imperial_lab.core.games.imperial2030.words: board names,
+"Player A", …).
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ from __future__ import annotations
 from imperial_lab.core.games.imperial2030.actions import (ARMY, ARMY_UNIT, BATTLE, BUILD, BUY, CANAL, DEAL, DECLINE, DEMAND, DESTROY, END,
                                        FLAG, FLEET, FLEET_UNIT, FIGHT, IMPORT, PASS, PRODUCE, RONDEL, STANCE_NAMES,
                                        TOPUP, UNIT_NAMES, UPGRADE, VETO, parse_action)
-from imperial_lab.core.games.imperial2030.data import NATIONS, SEA, SPACES, load_board
-from imperial_lab.core.games.imperial2030.explain import nation, possessive, region, space
+from imperial_lab.core.games.imperial2030.data import NATIONS, SPACES, load_board
 from imperial_lab.core.games.imperial2030.turn import move_cost, passes_investor
+from imperial_lab.core.games.imperial2030.words import nation, place, possessive, space
 from imperial_lab.core.interface import seat_name as player_label
+from imperial_lab.core.words import and_list, article, count
 
 
 def action_words(text: str, before: dict) -> str:
@@ -27,23 +29,23 @@ def action_words(text: str, before: dict) -> str:
     return sentence[0].upper() + sentence[1:]
 
 
+def trip(text: str) -> str:
+    """A unit move's text form as words, without the nation: ``move army rome -> north_africa via
+    mediterranean_sea`` -> ``an army from Rome to North Africa, convoyed over the Mediterranean Sea``;
+    NotationError for a text that is no unit move."""
+    from imperial_lab.core.errors import NotationError
+
+    a = parse_action(load_board(), text)
+    if a[0] not in (FLEET, ARMY):
+        raise NotationError(f"not a unit move: {text!r}")
+    return _trip(a)
+
+
 # ----- names -----
 
-def place(region_id: str) -> str:
-    """A region as a sentence names it: seas take "the" (``the North Atlantic``), lands do not."""
-    board = load_board()
-    name = region(region_id)
-    return "the " + name if board.kind[board.region_index[region_id]] == SEA else name
-
-
-def _unit(kind: int, stance: int, article: bool = True) -> str:
+def _unit(kind: int, stance: int, with_article: bool = True) -> str:
     noun = f"{STANCE_NAMES[stance]} {UNIT_NAMES[kind]}" if stance else UNIT_NAMES[kind]
-    return ("an " if noun[0] in "aeiou" else "a ") + noun if article else noun
-
-
-def and_list(names: list[str]) -> str:
-    """``Moscow``, ``Moscow and Ukraine``, ``Moscow, Ukraine and Turkey``."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return article(noun) if with_article else noun
 
 
 def _seat(doc: dict) -> str:
@@ -104,7 +106,7 @@ def _rondel(a, doc) -> str:
     start = SPACES.index(state["rondel"])
     distance = (a[1] - start) % 8
     cost = move_cost(distance, min(state["power_points"], 25) // 5)
-    spaces = "1 space" if distance == 1 else f"{distance} spaces"
+    spaces = count(distance, "space")
     price = f"pays {cost}m" if cost else "free"
     passing = ", passing over Investor" if passes_investor(start, distance) else ""
     return f"{nation(code)} moves to {space(SPACES[a[1]])} ({spaces}, {price}{passing})"
@@ -134,14 +136,14 @@ def _import(a, doc) -> str:
     return f"{nation(_active(doc))} imports {_unit(a[1], 0)} into {_place(a[2])}"
 
 
-def _trip(a, article: bool = True) -> str:
+def _trip(a, with_article: bool = True) -> str:
     """What a move moves, and where: ``an army from Rome to North Africa, convoyed over …``."""
     if a[0] == FLEET:
         origin, to = _regions((a[1], a[2]))
-        return f"{_unit(FLEET_UNIT, 0, article)} from {origin} to {to}"
+        return f"{_unit(FLEET_UNIT, 0, with_article)} from {origin} to {to}"
     _, frm, stance, dest, via, as_stance = a
     origin, to = _regions((frm, dest))
-    text = f"{_unit(ARMY_UNIT, stance, article)} from {origin} to {to}"
+    text = f"{_unit(ARMY_UNIT, stance, with_article)} from {origin} to {to}"
     if via:
         text += f", convoyed over {and_list(_regions(via))}"
     if as_stance:
@@ -157,7 +159,7 @@ def _canal(a, doc) -> str:
     move = parse_action(load_board(), doc["decision"]["move"])
     answer = "allows" if a[1] else "refuses"
     return (f"the canal controller ({nation(_asked(doc))}) {answer} the crossing of "
-            f"{possessive(_active(doc))} {_trip(move, article=False)}")
+            f"{possessive(_active(doc))} {_trip(move, with_article=False)}")
 
 
 def _arrival(doc: dict) -> str:
@@ -168,7 +170,7 @@ def _arrival(doc: dict) -> str:
 
 
 def _fight(a, doc) -> str:
-    return f"{_arrival(doc)} fights {possessive(NATIONS[a[1]])} {_unit(a[2], a[3], article=False)}"
+    return f"{_arrival(doc)} fights {possessive(NATIONS[a[1]])} {_unit(a[2], a[3], with_article=False)}"
 
 
 def _decline(a, doc) -> str:
@@ -178,14 +180,14 @@ def _decline(a, doc) -> str:
 
 
 def _demand(a, doc) -> str:
-    return (f"{nation(_asked(doc))} demands a battle of its {_unit(a[1], a[2], article=False)} "
+    return (f"{nation(_asked(doc))} demands a battle of its {_unit(a[1], a[2], with_article=False)} "
             f"with {_arrival(doc)}")
 
 
 def _battle(a, doc) -> str:
     _, where, kind, stance, other, tkind, tstance = a
-    return (f"{possessive(_active(doc))} {_unit(kind, stance, article=False)} in {_place(where)} "
-            f"battles {possessive(NATIONS[other])} {_unit(tkind, tstance, article=False)} there")
+    return (f"{possessive(_active(doc))} {_unit(kind, stance, with_article=False)} in {_place(where)} "
+            f"battles {possessive(NATIONS[other])} {_unit(tkind, tstance, with_article=False)} there")
 
 
 def _destroy(a, doc) -> str:

@@ -29,7 +29,7 @@ import streamlit as st
 from imperial_lab.core.games.imperial2030.data import DATA_DIR, NATIONS
 from imperial_lab.dashboard.games.imperial2030.board_shapes import project, shapes
 from imperial_lab.dashboard.games.imperial2030.colours import BORDER_COLOUR, LAND_COLOUR, NATION_COLOURS, NATION_NAMES, SEA_COLOUR
-from imperial_lab.core.games.imperial2030.explain import nation, region as region_name
+from imperial_lab.core.games.imperial2030.words import nation, region as region_name, unit_noun
 from imperial_lab.core.games.imperial2030.rules_text import link_sections
 
 NOMINAL_PX = 1000  # the width the sizes below are meant for; the SVG scales to its column
@@ -45,7 +45,6 @@ CANAL_COLOUR, NEW_COLOUR, GONE_COLOUR, BATTLE_COLOUR = "#6a3d9a", "#ffcc00", "#5
 HOME_TINT, FLAG_TINT = 0.55, 0.22  # how much of the nation's colour a home province, a flagged land takes
 PIECE = 6.0  # a piece's radius in pixels
 LABEL_PX = 9.5
-PLURALS = {"army": "armies", "fleet": "fleets"}
 
 
 @lru_cache(maxsize=1)
@@ -107,8 +106,8 @@ def sorted_groups(units: dict) -> list[tuple]:
 
 
 def unit_count(count: int, unit: str, stance: str | None) -> str:
-    noun = unit if count == 1 else PLURALS[unit]
-    return f"{count} {stance} {noun}" if stance else f"{count} {noun}"
+    """``1 army``, ``3 hostile armies``: a count even for one (the hover lists counts)."""
+    return f"{count} {unit_noun(unit, stance, count)}"
 
 
 # ----- the frame: views, coordinates -----
@@ -451,7 +450,7 @@ def _ghost(spot, key, count: int, frame: Frame) -> str:
             f'stroke-width="1.5" stroke-dasharray="2,1.5"/>'
             f'<path d="M{x - r * 0.7:.2f},{-y - r * 0.7:.2f}l{1.4 * r:.2f},{1.4 * r:.2f}m0,{-1.4 * r:.2f}'
             f'l{-1.4 * r:.2f},{1.4 * r:.2f}" stroke="{GONE_COLOUR}" stroke-width="1.5"/>'
-            f'<title>{NATION_NAMES[code]}: {count} {unit if count == 1 else PLURALS[unit]} removed</title>')
+            f'<title>{NATION_NAMES[code]}: {unit_count(count, unit, None)} removed</title>')
 
 
 def _burst(x: float, y: float, frame: Frame) -> str:

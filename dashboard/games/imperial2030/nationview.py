@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 
 from imperial_lab.core.games.imperial2030.data import NATIONS, load_board
 from imperial_lab.dashboard.games.imperial2030.colours import NATION_NAMES
-from imperial_lab.core.games.imperial2030.explain import SPACE_NAMES
+from imperial_lab.core.games.imperial2030.words import SPACE_NAMES
 from imperial_lab.dashboard.style import player_label
 
 GOVERNS = "★"  # marks the government's cell

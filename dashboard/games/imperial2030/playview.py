@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 
 from imperial_lab.dashboard.games.imperial2030.colours import NATION_NAMES
-from imperial_lab.core.games.imperial2030.explain import SPACE_NAMES, nation, region
+from imperial_lab.core.games.imperial2030.words import SPACE_NAMES, nation, region
 from imperial_lab.core.session import PlaySession
 from imperial_lab.dashboard.playkit import PERSON
 

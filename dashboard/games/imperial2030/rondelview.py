@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 
 from imperial_lab.core.games.imperial2030.data import NATIONS, SPACES
 from imperial_lab.dashboard.games.imperial2030.colours import NATION_COLOURS, NATION_NAMES
-from imperial_lab.core.games.imperial2030.explain import SPACE_NAMES
+from imperial_lab.core.games.imperial2030.words import SPACE_NAMES
 
 SECTOR = 360 / len(SPACES)
 # Pale tints, one per kind of action, so the two Production and the two Maneuver spaces match.

@@ -23,7 +23,7 @@ from imperial_lab.core.errors import ImperialError, LogError
 from imperial_lab.dashboard.games.imperia.boardview import show_board
 from imperial_lab.core.games.imperia.explain import explain, who
 from imperial_lab.dashboard.games.imperia.replay import Replay, Snapshot, replay_text
-from imperial_lab.core.games.imperia.rules_text import link_sections, rule_title, section_link
+from imperial_lab.core.games.imperia.rules_text import REFERENCE
 from imperial_lab.dashboard import frame
 from imperial_lab.dashboard.style import player_label
 
@@ -181,7 +181,7 @@ def views(snapshot: Snapshot, last: int, no_peeking: bool) -> None:
     lines = [f"`{snapshot.text}`"] if snapshot.text else ["The game's configuration, before any action."]
     for event in snapshot.events:
         rule = event["rule"]
-        lines.append(f"- {link_sections(explain(event, snapshot.position))} ({section_link(rule, rule_title(rule))})")
+        lines.append(f"- {REFERENCE.link_all(explain(event, snapshot.position))} ({REFERENCE.link(rule, REFERENCE.title(rule))})")
     board, side = st.columns([1.1, 1])  # the board beside the step's words: both on a laptop's screen
     with board:
         show_board(snapshot.position, no_peeking, changed_spaces(snapshot.events))
@@ -223,7 +223,7 @@ def scores_table(snapshot: Snapshot) -> str:
         rows.append(f"| {player_label(seat)} | {len(t.formation)} spaces | {t.raw} | +{t.ring} | −{t.penalty} | "
                     f"{total} | {t.warlord_height} |")
     title = "Final scores" if snapshot.terminal else "Provisional scores (the board as it stands)"
-    return f"**{title}** ({section_link('§9', rule_title('§9'))})\n\n" + "\n".join(rows)
+    return f"**{title}** ({REFERENCE.link('§9', REFERENCE.title('§9'))})\n\n" + "\n".join(rows)
 
 
 # ----- the page -----

@@ -23,7 +23,7 @@ import streamlit as st
 from imperial_lab.core.errors import ImperialError
 from imperial_lab.dashboard.games.imperia.boardview import show_board
 from imperial_lab.core.games.imperia.explain import explain, who
-from imperial_lab.core.games.imperia.rules_text import link_sections, rule_title, section_link
+from imperial_lab.core.games.imperia.rules_text import REFERENCE
 from imperial_lab.core.games.imperia.rules import next_space
 from imperial_lab.core.games.imperia.scoring import tallies
 from imperial_lab.core.games.imperia.texts import seen_text
@@ -112,7 +112,7 @@ def _heading(session: PlaySession, history: list, me: int | None) -> None:
         (st.success if me in ended["winners"] else st.info)(explain(ended), icon=":material/trophy:")
     elif session.waiting_for() is not None:
         st.subheader(f"Your turn, {who(me)}")
-        st.markdown(link_sections(f"You {DECISIONS.get(state.decision_name(), state.decision_name())}."
+        st.markdown(REFERENCE.link_all(f"You {DECISIONS.get(state.decision_name(), state.decision_name())}."
                                   + _front_line(state, me)))
     else:
         st.subheader(f"Next to move: {KIT.mover(session)}")
@@ -157,7 +157,7 @@ def hands_table(view: dict, me: int | None) -> str:
 def scores_table(state) -> str:
     parts = ", ".join(f"{player_label(p)} {t.total}" for p, t in enumerate(tallies(state)))
     word = "Final" if state.is_terminal() else "Provisional"
-    return f"**{word} scores** ({section_link('§9', rule_title('§9'))}): {parts}"
+    return f"**{word} scores** ({REFERENCE.link('§9', REFERENCE.title('§9'))}): {parts}"
 
 
 def what_happened(steps: list, me: int | None) -> None:
@@ -170,7 +170,7 @@ def what_happened(steps: list, me: int | None) -> None:
         actor = "Chance" if step.player == CHANCE else ("You" if step.player == me else player_label(step.player))
         lines.append(f"- **{actor}**: `{seen_text(None, step.player, step.text, me)}`")
         for event in step.events:
-            lines.append(f"    - {explain(event, viewer=eyes)} ({section_link(event['rule'])})")
+            lines.append(f"    - {explain(event, viewer=eyes)} ({REFERENCE.link(event['rule'])})")
     with st.expander(f"What happened ({len(steps)} moves since your last)", expanded=True):
         with st.container(height=260):
             st.markdown("\n".join(lines))
