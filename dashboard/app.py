@@ -10,7 +10,7 @@ import streamlit as st
 
 from imperial_lab.core.registry import BROKEN, GAMES
 from imperial_lab.dashboard import frame
-from imperial_lab.dashboard.pages import Page, all_pages, sections
+from imperial_lab.dashboard.pages import Page, all_pages, game_of, sections
 
 
 def run(first: str | None = None) -> None:
@@ -30,9 +30,10 @@ def run(first: str | None = None) -> None:
     # expanded: every page listed (Streamlit folds a long list behind "View more", hiding the sections below)
     chosen = st.navigation({title: [shown for _, shown in pairs] for title, pairs in navigation.items()},
                            expanded=True)
-    if next(page for page, shown in listed if shown == chosen).reads_runs:
+    page = next(page for page, shown in listed if shown == chosen)
+    if page.reads_runs:
         frame.ensure_dataset(catalog)
-    frame.run_picker(catalog)
+    frame.run_picker(catalog, game_of(page))
     for game, why in BROKEN.items():  # the other games' pages work: say why this one is missing
         st.sidebar.error(f"{game} cannot be loaded, so its pages are missing: {why}", icon=":material/error:")
     chosen.run()

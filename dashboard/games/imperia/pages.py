@@ -4,7 +4,7 @@ Imperial 2030's: ``/imperia_explorer``, ``/imperia_play``, ``/imperia_rules``, `
 
 from pathlib import Path
 
-from imperial_lab.dashboard.pages import Page
+from imperial_lab.dashboard.pages import Dataset, Page
 
 VIEWS = Path(__file__).parent / "views"
 PAGES = (
@@ -12,6 +12,7 @@ PAGES = (
     Page(VIEWS / "explorer.py", "Imperia explorer", ":material/grid_view:", reads_runs=False, url="imperia_explorer"),
     Page(VIEWS / "play.py", "Imperia against bots", ":material/swords:", reads_runs=False, url="imperia_play"),
     Page(VIEWS / "rules.py", "Imperia rules", ":material/gavel:", reads_runs=False, url="imperia_rules"),
-    # reads_runs=False: without an Imperia run the page says how to play one (no first-start dataset).
-    Page(VIEWS / "runs.py", "Imperia runs", ":material/query_stats:", reads_runs=False, url="imperia_runs"),
+    Page(VIEWS / "runs.py", "Imperia runs", ":material/query_stats:", url="imperia_runs"),
 )
+# The first start's runs: three players (a heuristic game of four takes twice as long).
+DATASET = Dataset(setups=("default",), games=40, players=3)

@@ -4,7 +4,7 @@ from Imperial 2030's: ``/ip_explorer``, ``/ip_play``, ``/ip_rules``, ``/ip_runs`
 
 from pathlib import Path
 
-from imperial_lab.dashboard.pages import Page
+from imperial_lab.dashboard.pages import Dataset, Page
 
 VIEWS = Path(__file__).parent / "views"
 PAGES = (
@@ -12,6 +12,6 @@ PAGES = (
     Page(VIEWS / "explorer.py", "Imperial Powers explorer", ":material/public:", reads_runs=False, url="ip_explorer"),
     Page(VIEWS / "play.py", "Imperial Powers against bots", ":material/swords:", reads_runs=False, url="ip_play"),
     Page(VIEWS / "rules.py", "Imperial Powers rules", ":material/gavel:", reads_runs=False, url="ip_rules"),
-    # reads_runs=False: it reads Imperial Powers runs only, never the first start's Imperial 2030 dataset.
-    Page(VIEWS / "runs.py", "Imperial Powers runs", ":material/query_stats:", reads_runs=False, url="ip_runs"),
+    Page(VIEWS / "runs.py", "Imperial Powers runs", ":material/query_stats:", url="ip_runs"),
 )
+DATASET = Dataset(setups=("default",), games=40, players=4)  # the first start's runs

@@ -18,7 +18,7 @@ from imperial_lab.core.stats import format_p
 from imperial_lab.dashboard import cache, charts, frame
 from imperial_lab.dashboard.runs_page import open_run
 
-RUN_KEY, PLAYERS_KEY = "ip_runs_run", "ip_runs_players"
+PLAYERS_KEY = "ip_runs_players"
 MAKE_ONE = ("imperial simulate --game imperial_powers --players 5 --games 1000 --bots heuristic --setup FILE.json "
             "--out runs/NAME  # FILE.json: {\"game\": \"imperial_powers\", \"power_assignment\": \"random\"}")
 PERCENT = {column: st.column_config.NumberColumn(column.replace("_", " "), format="percent")
@@ -117,7 +117,7 @@ def events(catalog, run: str, players: int) -> None:
 def main() -> None:
     st.title("Imperial Powers runs")
     catalog = frame.catalog_path()
-    opened = open_run(catalog, "imperial_powers", (RUN_KEY, PLAYERS_KEY), MAKE_ONE, q.overview)
+    opened = open_run(catalog, "imperial_powers", PLAYERS_KEY, MAKE_ONE, q.overview)
     if opened is None:
         return
     run, players = opened
