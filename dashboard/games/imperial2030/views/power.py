@@ -90,7 +90,8 @@ def whole_run(catalog, run: str) -> None:
     right.plotly_chart(charts.ended_by(cache.load(queries.ended_by, catalog, run)))
     left, right = st.columns(2)
     left.plotly_chart(charts.counts_bar(per_game, "value", "n", "Government changes per game", "changes (§9)"))
-    right.plotly_chart(charts.change_rounds(cache.load(queries.government_change_rounds, catalog, run)))
+    right.plotly_chart(charts.change_rounds(cache.load(queries.government_change_rounds, catalog, run),
+                                            int(lengths["n"].sum())))
     st.plotly_chart(charts.counts_bar(leads, "value", "n", "How often the leading player changes", "lead changes"))
 
 
