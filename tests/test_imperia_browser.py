@@ -44,7 +44,6 @@ def step_heading(page):
 
 
 def test_the_explorer_steps_through_a_game_of_the_catalogue(page):
-    page.get_by_text("a game of the catalogue").click()
     expect(step_heading(page)).to_have_text(re.compile("^Before the first action"))
     expect(page.locator("svg.imperia-board")).to_be_visible()
     page.get_by_role("slider").focus()

@@ -18,10 +18,12 @@ from streamlit.testing.v1 import AppTest
 
 from imperial_lab.core.bots import make_bot
 from imperial_lab.core.gamelog import write_log
-from imperial_lab.dashboard.games.imperia.boardview import board_svg, tile_words
-from imperial_lab.core.games.imperia.explain import explain, who
+from imperial_lab.dashboard.games.imperia.boardview import board_svg
+from imperial_lab.core.games.imperia.words import tile_words
+from imperial_lab.core.games.imperia.explain import explain
+from imperial_lab.core.games.imperia.words import who
 from imperial_lab.dashboard.games.imperia.replay import replay_text
-from imperial_lab.core.games.imperia.rules_text import section, sections
+from imperial_lab.core.games.imperia.rules_text import REFERENCE
 from imperial_lab.core.play import play_game
 from imperial_lab.dashboard.pages import page_path
 from imperial_lab.dashboard.pages import sections as navigation
@@ -105,9 +107,9 @@ def test_every_event_has_words_and_a_section_of_the_reference(replays):
                 kinds.add(event["kind"])
                 words = explain(event, snapshot.position)
                 assert words and words != event["kind"]
-                assert section(event["rule"]) is not None, event["rule"]
+                assert REFERENCE.section(event["rule"]) is not None, event["rule"]
     assert {"start_seat", "board_placed", "fortress_placed", "drawn", "placed", "warlord", "game_ended"} <= kinds
-    assert {"§6.4", "§6.6", "§9", "§11 G21"} <= set(sections())
+    assert {"§6.4", "§6.6", "§9", "§11 G21"} <= set(REFERENCE.sections)
 
 
 def test_another_seats_draw_hides_the_tile():

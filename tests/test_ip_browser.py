@@ -61,7 +61,6 @@ def press(page, key: str) -> None:
 
 
 def test_the_explorer_steps_through_a_game_of_the_catalogue_with_keys(page):
-    page.get_by_text("a game of the catalogue").click()
     expect(step_heading(page)).to_have_text(re.compile("^Before the first action"))
     board = page.locator("svg.ip-map")
     expect(board).to_be_visible()

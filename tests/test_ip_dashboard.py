@@ -265,7 +265,7 @@ def upload(at: AppTest, text: str, name: str = "game.jsonl") -> AppTest:
 def test_the_explorer_opens_a_sample_and_steps(home):
     at = open_page("ip_explorer.py")
     assert at.radio(key="ip_source").value == "an uploaded move log"
-    assert "a game of the catalogue" not in at.radio(key="ip_source").options  # no ip_games table
+    assert "a game of the run" not in at.radio(key="ip_source").options  # no run
     run(at.radio(key="ip_source").set_value("a sample game (bots)"))
     assert texts_of(at.subheader) == ["Before the first action"]
     run(at.button(key="ip_next").click())
@@ -344,8 +344,9 @@ def test_a_game_of_the_catalogue_opens_when_ip_games_has_logs(home):
     simulate(home / "runs" / "ip-run", games=2, players=3, setup="default", bots=["random"] * 3, seed=4, workers=1,
              catalog=home / "lab.duckdb", progress=False, game=GAME)
     at = open_page("ip_explorer.py")
-    run(at.radio(key="ip_source").set_value("a game of the catalogue"))
-    assert at.selectbox(key="ip_catalogue_game").options == ["ip-run · game 0", "ip-run · game 1"]
+    assert at.radio(key="ip_source").value == "a game of the run"  # the first choice when the run has games
+    assert at.selectbox(key="ip_game_of_ip-run").options == ["game 0", "game 1"]
+    assert "ip-run · game 0" in at.caption[0].value  # the open game is named, never "none open"
     assert texts_of(at.subheader) == ["Before the first action"]
     run(at.button(key="ip_last").click())
     assert "The game is over" in at.success[0].value

@@ -16,6 +16,7 @@ import html
 
 from imperial_lab.core.games.imperia.board import CASTLE, DIRECTIONS, VECTORS
 from imperial_lab.core.games.imperia.data import data
+from imperial_lab.core.games.imperia.words import tile_words
 
 CELL = 56  # px per space
 MARGIN = 18  # room for the row and column numbers
@@ -33,24 +34,11 @@ COLOURS = {"red": "#d62728", "lemon_yellow": "#e6d11e", "burgundy": "#7b1e3a", "
 INK = {"red": "#fff", "lemon_yellow": "#222", "burgundy": "#fff", "orange": "#222"}  # text on a tile
 KINDS = {"W": ("warlord", "W", 4), "G": ("general", "G", 3), "C": ("cavalry", "C", 2), "I": ("infantry", "I", 1)}
 HIGHLIGHT = "#1f77b4"
-ORDER_WORDS = {"mob": ", mobilises", "dir": ", directs troops"}  # the id suffix of a fixed-type general
 
 LEGEND = ("Terrain: field 1, mountain 2, village 3, castle 5 points (§2.1, §2.3); dark grey: covered (§2.4). "
           "A tile: its owner's colour, W warlord, G general, C cavalry, I infantry, stars its rank, the "
           "arrow its facing (§1); a number in the corner: the stack's height. A castle outline: a fortress "
           "(§3.3). A small cube: that player's front (§6.1). Hover a space for its stack, bottom to top.")
-
-
-def tile_words(tile: str, facing: str | None = None) -> str:
-    """``red:C3d`` -> ``red cavalry (diagonal) facing SE``; ``red:G1o-mob`` -> ``red general
-    (orthogonal, mobilises)``: a general with a fixed order (G18) says which."""
-    colour, tid = tile.split(":")
-    tid, _, order = tid.partition("-")
-    name = KINDS[tid[0]][0]
-    arrow = {"o": "orthogonal", "d": "diagonal"}.get(tid[-1], "")
-    arrow = f" ({arrow}{ORDER_WORDS.get(order, '')})" if arrow else ""
-    facing_words = f" facing {facing}" if facing and tid[0] != "W" else ""
-    return f"{colour.replace('_', ' ')} {name}{arrow}{facing_words}"
 
 
 def space_value(letter: str) -> int | None:
