@@ -71,11 +71,24 @@ class Step:
 @dataclass(frozen=True)
 class Hint:
     """What the search bot would choose for ``player``: ``stats`` (``imperial_lab.core.mcts.RootStat``, most
-    visited first: the first is its choice) after ``playouts`` playouts (0 with a single choice)."""
+    visited first: the first is its choice) after ``playouts`` playouts (0 with a single choice) of
+    the ``asked`` ones."""
 
     player: int
     playouts: int
     stats: list
+    asked: int = 0
+
+    @property
+    def search_words(self) -> str:
+        """How the search went, in one sentence: all its playouts, or why it stopped early."""
+        if self.playouts == 0:
+            return "There is only one choice: no search is needed."
+        if self.playouts < self.asked:
+            left = self.asked - self.playouts
+            return (f"The search stopped early, after {self.playouts} of {self.asked} playouts: its most visited "
+                    f"choice was so far ahead that the {left} playouts left could not have overtaken it.")
+        return f"The search used all {self.playouts} playouts."
 
 
 @dataclass(frozen=True)
@@ -317,13 +330,13 @@ class PlaySession:
             if len(legal) == 1:
                 from imperial_lab.core.mcts import RootStat
 
-                hint = Hint(p, 0, [RootStat(legal[0], 0, None)])
+                hint = Hint(p, 0, [RootStat(legal[0], 0, None)], playouts)
             else:
                 from imperial_lab.core.mcts import MCTSBot
 
                 bot = MCTSBot(seed=self.seed, playouts=playouts)
                 stats = bot.analyse(self._state)
-                hint = Hint(p, bot.last_playouts, list(stats))
+                hint = Hint(p, bot.last_playouts, list(stats), playouts)
             self._hints = {key: hint}
         return self._hints[key]
 

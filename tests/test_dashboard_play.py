@@ -13,6 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from imperial_lab.core.gamelog import replay
+from imperial_lab.core.games.imperial2030.action_words import choice_words
 from imperial_lab.dashboard.games.imperial2030 import playview
 from imperial_lab.core.games.imperial2030.setups import SETUPS_DIR
 from imperial_lab.dashboard import playkit
@@ -141,7 +142,7 @@ def test_undo_goes_back_to_the_persons_decision(home):
     at.button(key="play_undo").click().run()
     assert not at.exception
     assert len(session(at).actions) == before and session(at).decision_lines() == lines
-    assert f"Undone: Player A's {playview.plain(text)} (`{text}`) and the " in texts(at.info)
+    assert f"Undone: Player A's decision “{choice_words(text)}” (`{text}`) and the " in texts(at.info)
     choose(at, 1)
     again = list(session(at).actions)
     at.button(key="play_undo").click().run()

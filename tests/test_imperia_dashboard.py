@@ -21,7 +21,8 @@ from imperial_lab.core.gamelog import write_log
 from imperial_lab.dashboard.games.imperia.boardview import board_svg
 from imperial_lab.core.games.imperia.words import tile_words
 from imperial_lab.core.games.imperia.explain import explain
-from imperial_lab.core.games.imperia.words import who
+from imperial_lab.core.games.imperia.action_words import action_words
+from imperial_lab.core.games.imperia.words import hand_words as words_of_hand, type_words, who
 from imperial_lab.dashboard.games.imperia.replay import replay_text
 from imperial_lab.core.games.imperia.rules_text import REFERENCE
 from imperial_lab.core.play import play_game
@@ -213,15 +214,15 @@ def hands_row(at: AppTest, seat: int) -> str:
 
 
 def hand_words(session, seat: int) -> str:
-    """``seat``'s hand as the page writes it (``1× cav/o, 2× inf/d``)."""
-    hand = session.state.observation(seat)["players"][seat]["hand"]
-    return ", ".join(f"{count}× {name}" for name, count in hand.items()) or "empty"
+    """``seat``'s hand as the page writes it (``1× straight cavalry, 2× slanted infantry``)."""
+    return words_of_hand(session.state.observation(seat)["players"][seat]["hand"])
 
 
 def hand_names(session) -> set[str]:
-    """The tile types in any seat's hand."""
+    """The tile types in any seat's hand, in notation (``gen/o``) and in words (``straight general``)."""
     seats = range(session.game.num_players)
-    return {name for p in seats for name in session.state.observation(p)["players"][p]["hand"]}
+    names = {name for p in seats for name in session.state.observation(p)["players"][p]["hand"]}
+    return names | {type_words(name) for name in names}
 
 
 def assert_handed_over(at: AppTest, seat: int) -> None:
@@ -264,7 +265,7 @@ def test_undo_restores_the_position_before_the_persons_last_decision(home):
     at.button(key="imperia_play_undo").click().run()
     assert not at.exception, at.exception
     assert session_of(at).actions == before and session_of(at).state.to_json() == position
-    assert f"Undone: Player A (red)'s {text} (`{text}`) and the " in texts(at.info)[0]
+    assert f"Undone: Player A (red)'s decision “{action_words(text)}” (`{text}`) and the " in texts(at.info)[0]
     assert texts(at.subheader) == ["Your turn, Player A (red)"]
 
 

@@ -16,9 +16,9 @@ from imperial_lab.core.games.imperial2030.actions import (ARMY, ARMY_UNIT, BATTL
                                        TOPUP, UNIT_NAMES, UPGRADE, VETO, parse_action)
 from imperial_lab.core.games.imperial2030.data import NATIONS, SPACES, load_board
 from imperial_lab.core.games.imperial2030.turn import move_cost, passes_investor
-from imperial_lab.core.games.imperial2030.words import nation, place, possessive, space
+from imperial_lab.core.games.imperial2030.words import bond, nation, place, possessive, space
 from imperial_lab.core.interface import seat_name as player_label
-from imperial_lab.core.words import and_list, article, count
+from imperial_lab.core.words import and_list, article, capital, count
 
 
 def action_words(text: str, before: dict) -> str:
@@ -210,4 +210,82 @@ WORDS = {
     BUILD: _build, PRODUCE: _produce, IMPORT: _import, FLEET: _move, ARMY: _move, CANAL: _canal,
     FIGHT: _fight, DECLINE: _decline, DEMAND: _demand, BATTLE: _battle, DESTROY: _destroy, END: _end,
     FLAG: _flag,
+}
+
+
+# ----- short words for a choice (a button, a list, a lesson's answers) -----
+
+# What a rondel space makes the nation do (RULES.md §7), after the space's name.
+SPACE_DOES = {
+    "factory": "builds a factory, 5m (§7.1)",
+    "production_1": "its factories produce units (§7.2)",
+    "production_2": "its factories produce units (§7.2)",
+    "maneuver_1": "moves its units: battles, flags (§7.4)",
+    "maneuver_2": "moves its units: battles, flags (§7.4)",
+    "investor": "pays interest; bonds are bought (§7.5)",
+    "import": "buys up to 3 units, 1m each (§7.3)",
+    "taxation": "taxes, bonus, power points (§7.6)",
+}
+
+
+def choice_words(text: str) -> str:
+    """An action's text form as a short choice, without the position: ``rondel taxation`` ->
+    ``Taxation``, ``buy RU 3`` -> ``Buy Russia's bond 3 (6m)``, ``move army moscow -> ukraine`` ->
+    ``Army Moscow → Ukraine``; a text this does not know is returned as it is."""
+    words = text.split()
+    if not words or words[0] not in _CHOICES:
+        return text
+    try:
+        return _CHOICES[words[0]](words[1:])
+    except (IndexError, KeyError, ValueError):
+        return text
+
+
+def _choice_move(rest):
+    """``[STANCE] army|fleet A -> B [via S,S] [as STANCE]``"""
+    arrow = rest.index("->")
+    unit, origin, dest = " ".join(rest[:arrow - 1]), rest[arrow - 1], rest[arrow + 1]
+    text = f"{capital(unit)} {place(origin)} → {place(dest)}"
+    tail = rest[arrow + 2:]
+    if "via" in tail:
+        text += " by convoy over " + ", ".join(place(s) for s in tail[tail.index("via") + 1].split(","))
+    if "as" in tail:
+        text += f", entering as {tail[tail.index('as') + 1]}"
+    return text
+
+
+def _choice_import(rest):
+    if rest == ["done"]:
+        return "End the import"
+    return f"Import {article(rest[0])} in {place(rest[1])} (1m)"
+
+
+def _choice_battle(rest):  # fleet china_sea vs CN fleet
+    vs = rest.index("vs")
+    return (f"{capital(' '.join(rest[:vs - 1]))} in {place(rest[vs - 1])} battles "
+            f"{possessive(rest[vs + 1])} {' '.join(rest[vs + 2:])}")
+
+
+def _choice_produce(rest):
+    return "Produce nowhere" if rest == ["none"] else "Produce in " + and_list(place(r) for r in rest[0].split(","))
+
+
+_CHOICES = {
+    "rondel": lambda rest: space(rest[0]),
+    "topup": lambda rest: f"Top up {rest[0]}m",
+    "buy": lambda rest: f"Buy {bond(rest[0], int(rest[1]))}",
+    "upgrade": lambda rest: f"Upgrade {possessive(rest[0])} bond {rest[1]} to bond {rest[3]} "
+                            f"({load_board().bond_cost[int(rest[3]) - 1]}m)",
+    "pass": lambda rest: "Pass: buy nothing",
+    "veto": lambda rest: "Veto: the nation stops on Investor",
+    "no": lambda rest: "No veto: let it pass",
+    "build": lambda rest: "Build no factory" if rest == ["none"] else f"Build a factory in {place(rest[0])}",
+    "produce": _choice_produce, "import": _choice_import, "move": _choice_move, "battle": _choice_battle,
+    "destroy": lambda rest: f"Destroy the factory in {place(rest[0])} ({rest[2]} of the 3 armies removed hostile)",
+    "end": lambda rest: "End the maneuver",
+    "allow": lambda rest: "Allow the passage", "deny": lambda rest: "Deny the passage",
+    "fight": lambda rest: f"Fight {possessive(rest[0])} {' '.join(rest[1:])}",
+    "demand": lambda rest: f"Demand a battle with your {' '.join(rest)}",
+    "decline": lambda rest: "Decline the battle",
+    "flag": lambda rest: f"Place the flag in {place(rest[0])}",
 }
