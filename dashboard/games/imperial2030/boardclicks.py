@@ -54,7 +54,8 @@ def place_of(text: str) -> str | None:
     """The region an action other than a move names: ``build berlin``, ``import army moscow``, ``flag
     peru``, ``destroy murmansk with 3 hostile``, ``battle fleet china_sea vs CN fleet``."""
     m = _PLACES.match(text)
-    return (m[1] or m[2]) if m else None
+    place = (m[1] or m[2]) if m else None
+    return None if place == "none" else place  # "build none"
 
 
 def _unit(picked: str) -> tuple[str, str, str, str]:

@@ -36,7 +36,7 @@ NOMINAL_PX = 1000  # the width the sizes below are meant for; the SVG scales to 
 ZOOMED_PX = 760  # a zoomed view draws pieces and names larger: it has the room
 # The views a reader can pick: longitude/latitude boxes (west, south, east, north), the world's cut to
 # the map's edges.
-VIEWS = {"World": (-180, -57, 180, 78), "Europe": (-14, 24, 62, 71), "Asia": (56, -14, 152, 66),
+VIEWS = {"World": (-180, -57, 180, 78), "Europe": (-14, 24, 62, 71), "Asia": (42, -14, 152, 66),
          "Americas": (-130, -57, -28, 66)}
 WATER_COLOUR = "#d9e0e6"  # water that is no region (the Baltic, the Black Sea...): greyer than the seas
 OTHER_LAND_COLOUR, POLAR_COLOUR, SWISS_COLOUR = "#e4e1d8", "#fbfbfb", "#c8c8c8"
@@ -140,6 +140,24 @@ class Frame:
 
     def viewbox(self) -> str:
         return f"{self.x0:.2f} {-self.y1:.2f} {self.x1 - self.x0:.2f} {self.y1 - self.y0:.2f}"
+
+
+def view_for(region_ids) -> str:
+    """The smallest view that shows every region of ``region_ids`` (by its label's longitude and
+    latitude), World when no zoomed view does (a move across the Pacific's edge)."""
+    points = [_lon_lat(rid) for rid in region_ids]
+    zoomed = sorted((name for name in VIEWS if name != "World"),
+                    key=lambda name: (VIEWS[name][2] - VIEWS[name][0]) * (VIEWS[name][3] - VIEWS[name][1]))
+    for name in zoomed:
+        west, south, east, north = VIEWS[name]
+        if points and all(west <= lon <= east and south <= lat <= north for lon, lat in points):
+            return name
+    return "World"
+
+
+def _lon_lat(rid: str) -> tuple[float, float]:
+    entry = next(r for r in board()["regions"] if r["id"] == rid)
+    return entry["lon"], entry["lat"]
 
 
 @lru_cache(maxsize=None)

@@ -5,7 +5,6 @@ the shared imperial_lab.dashboard.playkit's.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from imperial_lab.core.games.imperial2030.action_words import SPACE_DOES, choice_words
@@ -74,14 +73,13 @@ def grouped(options: list[Choice]) -> list[tuple[str, list[Choice]]]:
 
 
 def hint_rows(session: PlaySession, hint, rows: int = HINT_ROWS) -> list[dict]:
-    """The hint's most visited actions: number, plain words, text form, visits and the estimated win
-    chance of the seat to move (the mean value of its playouts), as table rows."""
+    """The hint's most visited actions: number, plain words, visits and the estimated win chance of
+    the seat to move (the mean value of its playouts), as table rows."""
     number = {a: k for k, a in enumerate(session.legal(), 1)}
     out = []
     for s in hint.stats[:rows]:
-        text = session.state.action_to_string(s.action)
-        out.append({"choice": number.get(s.action), "action": choice_words(text), "text form": text, "visits": s.visits,
-                    "win chance": None if s.value is None else round(100 * s.value)})
+        out.append({"choice": number.get(s.action), "action": choice_words(session.state.action_to_string(s.action)),
+                    "visits": s.visits, "win chance": None if s.value is None else round(100 * s.value)})
     return out
 
 
