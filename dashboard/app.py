@@ -13,6 +13,13 @@ from imperial_lab.dashboard import frame
 from imperial_lab.dashboard.pages import Page, all_pages, game_of, sections
 
 
+# Less room above each page's title (Streamlit leaves 6rem), so the explorer's controls, the step's line
+# and its board fit a laptop's screen together. No Plotly toolbar: it appears over a chart's title and
+# its top labels on hover, and the charts need none of its tools (a double click resets a zoom).
+STYLE = ("[data-testid='stMainBlockContainer']{padding-top:2.5rem}"
+         "[data-testid='stPlotlyChart'] .modebar-container{display:none}")
+
+
 def run(first: str | None = None) -> None:
     """Build the navigation and run the chosen page (a function, so that a test can drive it). The page
     at URL ``first`` (default: the default game's first page) opens at the app's root: a test opens
@@ -20,9 +27,7 @@ def run(first: str | None = None) -> None:
     # An emoji, drawn by the browser: a ":material/...:" favicon is fetched from Google's font host
     # (the icons inside the page come from the font Streamlit ships).
     st.set_page_config(page_title="Imperial lab", page_icon="🌐", layout="wide")
-    # Less room above each page's title (Streamlit leaves 6rem), so the explorer's controls, the step's
-    # line and its board fit a laptop's screen together.
-    st.html("<style>[data-testid='stMainBlockContainer']{padding-top:2.5rem}</style>")
+    st.html(f"<style>{STYLE}</style>")
     catalog = frame.catalog_path()
     navigation = {title: [(page, st_page(page, first)) for page in pages] for title, pages in sections().items()}
     listed = [pair for pairs in navigation.values() for pair in pairs]

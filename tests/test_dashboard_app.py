@@ -83,8 +83,12 @@ def test_power_page_follows_the_game_and_the_run(on_lab):
     at = start("power.py")
     run = at.sidebar.selectbox(key="run").value
     assert values(at.subheader) == [f"Game 0 of {run}"]
-    assert len(at.get("plotly_chart")) == 6 + 5  # one game: 6 charts; whole run: 5
-    assert {m.label for m in at.metric} >= {"Winner", "Ended by", "Rounds", "Finished games", "Lead changes per game"}
+    assert len(at.get("plotly_chart")) == 6  # one game only: the whole run's charts wait for their part
+    assert {m.label for m in at.metric} >= {"Winner", "Ended by", "Rounds"}
+    at.get("button_group")[0].set_value("Whole run").run()
+    assert len(at.get("plotly_chart")) == 5 and {m.label for m in at.metric} >= {"Finished games",
+                                                                                  "Lead changes per game"}
+    at.get("button_group")[0].set_value("One game").run()
     at.selectbox(key=f"explorer_game_of_{run}").set_value(3).run()  # the open game's chooser (imperial_lab.dashboard.games.imperial2030.open_game)
     assert not at.exception and values(at.subheader) == [f"Game 3 of {run}"]
     other = next(name for name in on_lab.runs if name != run)
