@@ -51,7 +51,7 @@ from imperial_lab.core.registry import DEFAULT_GAME
 DATA_DIR = data_path()
 MAX_LESSON_BYTES = 256 * 2**10  # a lesson with a full position document is about 10 KB
 MAX_LESSONS = 200
-RULE_REF = re.compile(r"^§\d{1,2}(?:\.\d{1,2}){0,3}(?: Q\d{1,2})?$")
+RULE_REF = re.compile(r"^§\d{1,2}(?:\.\d{1,2}){0,3}(?: [A-Z]\d{1,2})?$")  # a ruling: §11 Q2, §9 R12
 
 # field -> (type, required, most: characters of a text or entries of a list)
 FIELDS = {
@@ -213,7 +213,7 @@ def load_lesson(path) -> Lesson:
         raise LessonError(f"{where}: rules: name at least one rules section, like \"§6\"")
     for k, ref in enumerate(rules):
         if not isinstance(ref, str) or not RULE_REF.match(ref):
-            raise LessonError(f"{where}: rules[{k}]: a rules section is written like \"§7.4.6\" or \"§11 Q2\", "
+            raise LessonError(f"{where}: rules[{k}]: a rules section is written like \"§7.4.6\" or a ruling like \"§11 Q2\", "
                               f"got {clip(ref)}")
     feedback = doc["feedback"]
     _fields(feedback, FEEDBACK_FIELDS, f"{where}: feedback")

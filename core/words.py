@@ -9,6 +9,9 @@ counts with the right plural, articles and lists, so that no page says "1 spaces
 
 from __future__ import annotations
 
+import re
+from typing import Callable
+
 # Nouns of the games whose plural is not the noun with an "s".
 IRREGULAR = {"army": "armies", "factory": "factories", "armies": "armies", "tactics": "tactics"}
 
@@ -41,3 +44,15 @@ def and_list(names) -> str:
 def capital(text: str) -> str:
     """The text with its first letter upper case (the rest as it is)."""
     return text[:1].upper() + text[1:]
+
+
+def refusal_words(error, title: Callable[[str], str], names: Callable[[str], str] = str) -> str:
+    """Why the engine refused an action, as one sentence naming the rule in words: ``Not allowed:
+    REASON (§7.4.6 Protection of the last working factory).`` ``error`` is the engine's
+    IllegalActionError (its ``message`` also quotes the action and the pending decision, which the
+    page shows already); ``title(rule)`` is the rule with its heading; ``names`` puts ids into words."""
+    message = getattr(error, "message", str(error))
+    why = message.split("': ", 1)[1] if message.startswith("illegal action '") else message
+    why = re.sub(r" \(pending(?: decision)?: [^)]*\)$", "", why)
+    rule = getattr(error, "rule", None)
+    return f"Not allowed: {names(why)}" + (f" ({title(rule)})." if rule else ".")

@@ -124,8 +124,8 @@ def test_the_navigation_has_a_section_for_imperia():
     assert list(sections_)[-1] == "Lab" and "Imperia" in sections_
     urls = [page.url_path for pages in sections_.values() for page in pages]
     assert len(urls) == len(set(urls))  # every page has a URL of its own
-    assert [p.url_path for p in sections_["Imperia"]] == ["imperia_explorer", "imperia_play", "imperia_rules",
-                                                          "imperia_runs"]
+    assert [p.url_path for p in sections_["Imperia"]] == ["imperia_explorer", "imperia_play", "imperia_lessons",
+                                                          "imperia_rules", "imperia_runs"]
 
 
 # ----- the pages (AppTest) -----

@@ -217,7 +217,7 @@ def card_name_or_dev(card: str) -> str:
 def test_the_navigation_has_a_section_for_imperial_powers():
     sections_ = navigation()
     assert list(sections_)[-1] == "Lab" and "Imperial Powers" in sections_
-    assert [p.url_path for p in sections_["Imperial Powers"]][:3] == ["ip_explorer", "ip_play", "ip_rules"]
+    assert [p.url_path for p in sections_["Imperial Powers"]][:4] == ["ip_explorer", "ip_play", "ip_lessons", "ip_rules"]
     urls = [page.url_path for pages in sections_.values() for page in pages]
     assert len(urls) == len(set(urls))  # every page has a URL of its own
 

@@ -6,6 +6,7 @@ its feedback, gives an illegal one the engine's reason, and keeps progress over 
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import shutil
@@ -23,7 +24,7 @@ from imperial_lab.core.lessons import (ILLEGAL, RIGHT, UNREADABLE, WRONG, Lesson
 from imperial_lab.core.games.imperial2030.rules_text import references, section, sections
 from imperial_lab.dashboard.pages import page_path
 from imperial_lab.dashboard.playkit import md
-from tests.lab_fixtures import APP_SECONDS, component_svgs
+from tests.lab_fixtures import APP_SECONDS, component_svgs, open_page
 from tests.toy_games import NIM
 
 PAGE = page_path("lessons.py")
@@ -365,3 +366,54 @@ def test_lessons_work_for_any_game_of_the_interface(tmp_path, monkeypatch):
     illegal = lesson.check("take 4")
     assert illegal.verdict == ILLEGAL and illegal.rule == "nim" and "cannot take 4 of 7" in illegal.reason
     assert illegal.advice == "At most three."
+
+
+# ----- the lessons of Imperia and Imperial Powers -----
+
+OTHER_GAMES = {"imperia": ("imperia_lessons", 6), "imperial_powers": ("ip_lessons", 6)}
+
+
+@pytest.mark.parametrize("game", OTHER_GAMES)
+def test_every_lesson_of_the_other_games_is_checked_by_the_engine(game):
+    """At least six lessons each; every answer right, every lesson's move with words of its own judged
+    as the file says (a legal one wrong, an illegal one refused by the engine with its rule), and every
+    rule they name in that game's rules reference."""
+    from imperial_lab.core.registry import plugin
+
+    reference = importlib.import_module(f"imperial_lab.core.games.{game}.rules_text").REFERENCE
+    lessons, errors = load_catalogue(lessons_dir(game))
+    assert not errors and len(lessons) >= OTHER_GAMES[game][1]
+    assert all(lesson.state().game.name == plugin(game).name for lesson in lessons)
+    for lesson in lessons:
+        assert all(lesson.check(answer).ok for answer in lesson.answers)
+        legal = lesson.legal_texts()
+        assert set(legal) - set(lesson.answers)  # something to get wrong
+        for text in lesson.specific:
+            result = lesson.check(text)
+            assert result.verdict == (WRONG if text in legal else ILLEGAL), (lesson.id, text)
+            if result.verdict == ILLEGAL:
+                assert reference.resolve(result.rule) is not None, (lesson.id, result.rule)
+        texts = [lesson.explanation, lesson.task, lesson.success, lesson.generic, *lesson.specific.values()]
+        named = set(lesson.rules) | {ref for text in texts for ref in reference.references(text)}
+        assert not [ref for ref in named if reference.section(ref) is None], lesson.id
+
+
+@pytest.mark.parametrize("game", OTHER_GAMES)
+def test_the_other_games_lessons_pages_judge_a_move_in_words(game):
+    """The game's Lessons page: choices in words, a wrong move's feedback, the right one passes and is
+    kept in the user folder under the game's name."""
+    url, _ = OTHER_GAMES[game]
+    lesson = load_catalogue(lessons_dir(game))[0][-1]
+    at = open_page(url, {"lesson": lesson.id})
+    assert at.header[0].value.endswith(lesson.title) and lesson.task in at.info[0].value
+    prefix = url
+    choice = [w for w in (*at.radio, *at.selectbox) if w.key == f"{prefix}_choice_{lesson.id}"][0]
+    assert not [text for text in lesson.legal_texts() if choice.format_func(text) == text]  # in words
+    wrong = next(t for t in lesson.specific if t in lesson.legal_texts())
+    choice.set_value(wrong)
+    at.button(key=f"{prefix}_check").click().run()
+    assert not at.exception and lesson.specific[wrong][:30] in at.warning[0].value
+    [w for w in (*at.radio, *at.selectbox) if w.key == f"{prefix}_choice_{lesson.id}"][0].set_value(lesson.answers[0])
+    at.button(key=f"{prefix}_check").click().run()
+    assert lesson.success[:30] in at.success[0].value and lesson.id in load_progress(game)
+    save_progress(game, set())

@@ -17,7 +17,7 @@ from imperial_lab.core.games.imperial2030.turn import move_cost, passes_investor
 from imperial_lab.core.games.imperial2030.words import (NATION_NAMES, bonds_text, in_words, nation, nations_text, place,
                                                         possessive, power_points, regions_text, space, units_text)
 from imperial_lab.core.interface import seat_name
-from imperial_lab.core.words import capital, count
+from imperial_lab.core.words import capital, count, refusal_words
 
 MAX_EVENT_LINES = 5  # event sentences shown for one action; the rest are counted
 # Payments that the event explained next to them already tells (its amount or its cost).
@@ -222,13 +222,8 @@ def event_lines(events, active: str | None = None) -> list[str]:
 def refusal(state, action, error) -> str:
     """Why the seat to move may not play ``action``: one sentence, its ids in words, naming the rule
     in words (``Not allowed: Ukraine cannot be reached from Moscow by rail and one land step (§7.4.2
-    Armies).``). ``error`` is the engine's IllegalActionError for it; its message also says which
-    decision is pending, which the page shows already."""
-    message = getattr(error, "message", str(error))
-    why = message.split("': ", 1)[1] if message.startswith("illegal action '") else message
-    why = why.rsplit(" (pending decision: ", 1)[0]
-    rule = getattr(error, "rule", None)
-    return f"Not allowed: {in_words(why)}" + (f" ({rule_words(rule)})." if rule else ".")
+    Armies).``). ``error`` is the engine's IllegalActionError for it."""
+    return refusal_words(error, rule_words, in_words)
 
 
 def rule_words(rule: str) -> str:

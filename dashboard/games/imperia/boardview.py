@@ -16,7 +16,8 @@ import html
 
 from imperial_lab.core.games.imperia.board import CASTLE, DIRECTIONS, VECTORS
 from imperial_lab.core.games.imperia.data import data
-from imperial_lab.core.games.imperia.words import tile_words
+from imperial_lab.core.games.imperia.words import hand_words, tile_words, who
+from imperial_lab.core.words import count
 
 CELL = 56  # px per space
 MARGIN = 18  # room for the row and column numbers
@@ -216,6 +217,33 @@ def _cube(r: int, c: int, k: int, seat: int, colour: str) -> str:
     return (f'<rect class="cube" data-seat="{seat}" data-colour="{colour}" x="{cx}" y="{cy}" width="11" '
             f'height="11" fill="{COLOURS[colour]}" stroke="#000" stroke-width="1.6"><title>front of '
             f'{colour.replace("_", " ")}</title></rect>')
+
+
+def targets(texts: list[str]) -> dict[tuple[int, int], list[str]]:
+    """The spaces a kind of action may go to (row, col) and, for a tile, the facings allowed there."""
+    out: dict[tuple[int, int], list[str]] = {}
+    for text in texts:
+        words = text.split()
+        place = next((w for w in words[1:] if "," in w and w.replace(",", "").isdigit()), None)
+        if words[0] in ("swap",):
+            place = words[3]
+        if place is None:
+            continue
+        facings = out.setdefault(tuple(int(x) for x in place.split(",")), [])
+        if words[0] in ("place", "mobilise") and words[-1] not in facings:
+            facings.append(words[-1])
+    return out
+
+
+def hands_table(view: dict, me: int | None) -> str:
+    """Your hand by tile type; the others' hands and piles as counts only (§7.2)."""
+    rows = ["| player | hand | pile | status |", "|---|---|---|---|"]
+    for entry in view["players"]:
+        seat = entry["seat"]
+        hand = hand_words(entry["hand"]) if seat == me else count(entry["hand_size"], "tile")
+        mark = " (you)" if seat == me else ""
+        rows.append(f"| {who(seat)}{mark} | {hand} | {entry['pile_size']} | {entry['status']} |")
+    return "**Hands and piles**\n\n" + "\n".join(rows)
 
 
 def show_board(position: dict, no_peeking: bool = False, highlight=(), targets: dict | None = None,

@@ -28,13 +28,13 @@ from imperial_lab.core.games.imperia.explain import explain
 from imperial_lab.core.games.imperia.rules import next_space
 from imperial_lab.core.games.imperia.rules_text import REFERENCE
 from imperial_lab.core.games.imperia.scoring import tallies
-from imperial_lab.core.games.imperia.texts import seen_text
-from imperial_lab.core.games.imperia.words import hand_words, type_words, who
+from imperial_lab.core.games.imperia.texts import DECISIONS, seen_text
+from imperial_lab.core.games.imperia.words import type_words, who
 from imperial_lab.core.interface import CHANCE
 from imperial_lab.core.session import PlaySession
 from imperial_lab.core.words import count
 from imperial_lab.dashboard import frame
-from imperial_lab.dashboard.games.imperia.boardview import show_board
+from imperial_lab.dashboard.games.imperia.boardview import hands_table, show_board, targets
 from imperial_lab.dashboard.playkit import PERSON, PlayKit
 from imperial_lab.dashboard.style import player_label
 
@@ -42,12 +42,6 @@ KIT = PlayKit("imperia_play", "imperia", hidden=True, label=who, words=action_wo
               max_players=4)
 BOTS = ("heuristic", "random")
 SHOWN_MAX = 40  # moves looked at for "What happened"
-DECISIONS = {
-    "board": "lay a board: which one, which side, where and turned how far (§3.2)",
-    "fortress": "build your fortress (§3.3)",
-    "turn": "place a tile: a soldier from your hand, or the warlord (§6.4)",
-    "order": "give the general's order (§6.6)",
-}
 
 
 def group_of(text: str) -> str:
@@ -71,22 +65,6 @@ def grouped(session: PlaySession) -> dict[str, list]:
     for action in session.legal():
         groups.setdefault(group_of(session.state.action_to_string(action)), []).append(action)
     return groups
-
-
-def targets(texts: list[str]) -> dict[tuple[int, int], list[str]]:
-    """The spaces a kind of action may go to (row, col) and, for a tile, the facings allowed there."""
-    out: dict[tuple[int, int], list[str]] = {}
-    for text in texts:
-        words = text.split()
-        place = next((w for w in words[1:] if "," in w and w.replace(",", "").isdigit()), None)
-        if words[0] in ("swap",):
-            place = words[3]
-        if place is None:
-            continue
-        facings = out.setdefault(tuple(int(x) for x in place.split(",")), [])
-        if words[0] in ("place", "mobilise") and words[-1] not in facings:
-            facings.append(words[-1])
-    return out
 
 
 # ----- a new game -----
@@ -154,8 +132,9 @@ def _heading(session: PlaySession, me: int | None) -> None:
         (st.success if me in ended["winners"] else st.info)(explain(ended), icon=":material/trophy:")
     elif session.waiting_for() is not None:
         st.subheader(f"Your turn, {who(me)}")
-        st.markdown(REFERENCE.link_all(f"You {DECISIONS.get(state.decision_name(), state.decision_name())}."
-                                       + _front_line(state, me)))
+        question, rule = DECISIONS.get(state.decision_name(), (state.decision_name(), "§5"))
+        st.markdown(f"You {question} ({REFERENCE.link(rule, REFERENCE.title(rule))})."
+                    + REFERENCE.link_all(_front_line(state, me)))
     else:
         st.subheader(f"Next to move: {KIT.mover(session)}")
         KIT.watch_buttons(session)
@@ -184,17 +163,6 @@ def choose(session: PlaySession):
               args=(changes, session.legal().index(action) + 1), width="stretch",
               help=f"{text_of(action)}: the board shows it as it will be")
     return action, [text_of(a) for a in actions]
-
-
-def hands_table(view: dict, me: int | None) -> str:
-    """Your hand by tile type; the others' hands and piles as counts only (§7.2)."""
-    rows = ["| player | hand | pile | status |", "|---|---|---|---|"]
-    for entry in view["players"]:
-        seat = entry["seat"]
-        hand = hand_words(entry["hand"]) if seat == me else count(entry["hand_size"], "tile")
-        mark = " (you)" if seat == me else ""
-        rows.append(f"| {who(seat)}{mark} | {hand} | {entry['pile_size']} | {entry['status']} |")
-    return "**Hands and piles**\n\n" + "\n".join(rows)
 
 
 def scores_table(state) -> str:
