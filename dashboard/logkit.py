@@ -25,6 +25,7 @@ import streamlit as st
 from imperial_lab.core.errors import ImperialError, LogError
 from imperial_lab.core.registry import plugin
 from imperial_lab.dashboard import frame
+from imperial_lab.dashboard.playkit import md
 
 CATALOGUE, UPLOAD, SAMPLE = "a game of the run", "an uploaded move log", "a sample game (bots)"
 
@@ -153,7 +154,7 @@ class LogChooser:
                     self._upload()
         opened = st.session_state.get(self.key("open"))
         if opened is not None:
-            st.caption(f"Open: **{frame.code_span(opened.name)}** (another game: under Game above)")
+            st.caption(f"Open: **{md(opened.name)}** (another game: under Game above)")
         return opened
 
     def _keep(self, key: str) -> None:

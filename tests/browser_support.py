@@ -151,7 +151,7 @@ def heading(page: Page, text: str):
 
 def open_page(page: Page, link: str, title: str) -> None:
     """Follow the sidebar's link and wait for the page's title."""
-    page.get_by_test_id("stSidebarNav").get_by_role("link", name=link).click()
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name=link, exact=True).click()
     expect(heading(page, title)).to_be_visible()
 
 
