@@ -543,3 +543,13 @@ def code_span_text(markdown: str) -> str:
 @pytest.mark.parametrize("text", ["plain", "a `b` c", "``x``", "`", "` x `", " padded "])
 def test_a_code_span_shows_any_text_as_written(text):
     assert code_span_text(code_span(text)) == text
+
+
+def test_a_new_piece_is_ringed_on_a_dark_rim_that_shows_on_every_colour(timelines):
+    """A new piece's yellow ring lies on a dark rim: it shows on China's yellow and on the sea."""
+    timeline = timelines[0]
+    turn = next(k for k, s in enumerate(timeline.snapshots) if any(e["kind"] == "unit_built" for e in s.events))
+    snapshot = timeline.snapshots[turn]
+    svg = board_svg(snapshot.position, step_changes(timeline.position_before(turn), snapshot.position, snapshot.events))
+    rims = re.findall(r'<circle class="new-ring" [^>]*stroke="#111"[^>]*/><circle [^>]*stroke="#ffcc00"', svg)
+    assert rims and len(rims) == svg.count('class="new-ring"')

@@ -385,3 +385,20 @@ def test_the_rules_page_renders_and_opens_an_asked_section(home):
     assert [e.label for e in at.expander][:3] == ["§1 What is in the box", "§2 The board", "§3 Setting up"]
     at = open_page("imperia_rules.py", {"section": "6.6"})
     assert at.markdown and any(m.startswith("## §6.6 A general's orders") for m in texts(at.markdown))
+
+
+def test_the_play_page_shows_the_choice_in_words_and_previews_it_on_the_board(home):
+    """The choices in words (no ``gen/o`` or ``NW r0``); the board rings where the chosen kind may go,
+    with a dot at each side a tile may face, and shows the chosen action as it will be."""
+    at = start_play()
+    s = session_of(at)
+    action = next(w for w in at.selectbox if w.key.startswith("imperia_play_action_"))
+    labels = action.options  # as the page writes them
+    assert labels and not [label for label in labels if "/" in label or " r0" in label]
+    board = next(m for m in texts(at.markdown) if "imperia-board" in m)
+    assert 'class="preview"' in board and board.count('class="target"') >= 1
+    while s.state.decision_name() != "turn":  # on to a tile: its facings are shown
+        at = play_first(at)
+        s = session_of(at)
+    board = next(m for m in texts(at.markdown) if "imperia-board" in m)
+    assert 'class="facing-target"' in board

@@ -91,3 +91,29 @@ def test_a_refusal_names_regions_and_nations_in_words():
     assert refusal(None, None, error) == ("Not allowed: New Delhi is not a home province of Russia "
                                           "(§7.1 Factory).")
     assert rule_words("§7.4.6") == "§7.4.6 Protection of the last working factory"
+
+
+def test_the_hint_says_when_and_why_its_search_stopped_early():
+    from imperial_lab.core.session import Hint
+
+    assert Hint(0, 152, [], 200).search_words == ("The search stopped early, after 152 of 200 playouts: its most "
+                                                 "visited choice was so far ahead that the 48 playouts left could not "
+                                                 "have overtaken it.")
+    assert Hint(0, 200, [], 200).search_words == "The search used all 200 playouts."
+    assert Hint(0, 0, [], 200).search_words == "There is only one choice: no search is needed."
+    session = PlaySession({"game": "imperial2030", "players": 3, "setup": "standard"}, [None, "random", "random"], 5)
+    session.advance_to_human()
+    hint = session.hint(50)
+    assert hint.asked == 50 and hint.playouts <= 50
+
+
+def test_imperia_actions_and_hands_in_words():
+    from imperial_lab.core.games.imperia.action_words import action_words
+    from imperial_lab.core.games.imperia.words import hand_words, tile_words
+
+    assert action_words("place cav/d 3,2 SE") == "A slanted cavalry on 3,2, facing south-east"
+    assert action_words("board 2A NW r180") == "Board 2, side A, in the top-left quarter, turned half round"
+    assert action_words("swap enemy 4,3 3,5 N") == ("Direct troops: your soldier on 4,3 takes the enemy's place on 3,5, "
+                                                    "facing north")
+    assert hand_words({"gen/o": 1, "inf/d": 2}) == "1× straight general, 2× slanted infantry"
+    assert tile_words("red:G3d-mob", "SE") == "red slanted mobilising general facing south-east"
