@@ -395,10 +395,11 @@ def test_the_play_page_shows_the_choice_in_words_and_previews_it_on_the_board(ho
     action = next(w for w in at.selectbox if w.key.startswith("imperia_play_action_"))
     labels = action.options  # as the page writes them
     assert labels and not [label for label in labels if "/" in label or " r0" in label]
+    assert s.state.decision_name() == "board" and not any(c != "." for row in s.state.to_json()["terrain"] for c in row)
     board = next(m for m in texts(at.markdown) if "imperia-board" in m)
-    assert 'class="preview"' in board and board.count('class="target"') >= 1
-    while s.state.decision_name() != "turn":  # on to a tile: its facings are shown
+    assert 'data-terrain="F"' in board  # the board chosen, shown laid before it is played
+    while s.state.decision_name() != "turn":  # on to a tile: where it may go, and its facings
         at = play_first(at)
         s = session_of(at)
     board = next(m for m in texts(at.markdown) if "imperia-board" in m)
-    assert 'class="facing-target"' in board
+    assert 'class="preview"' in board and 'class="target"' in board and 'class="facing-target"' in board
