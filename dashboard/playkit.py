@@ -180,6 +180,18 @@ class PlayKit:
 
     # ----- which game -----
 
+    def page(self, title: str, new_game: Callable[[], None], game: Callable[[PlaySession], None]) -> None:
+        """A Play page whose game is drawn at once: ``title``, the top (``choose_game``), then
+        ``game(session)``; an ImperialError of the game is said in one box, the page goes on."""
+        st.title(title)
+        session = self.choose_game(new_game)
+        if session is None:
+            return
+        try:
+            game(session)
+        except ImperialError as exc:
+            frame.show_error("The game cannot go on.", exc)
+
     def choose_game(self, new_game: Callable[[], None]) -> PlaySession | None:
         """The page's top: the game of this browser session or of the address (``current``), the
         New game expander (``new_game()`` draws its form) and Resume. Without a game, what to do."""

@@ -13,6 +13,18 @@ from imperial_lab.core.registry import plugin
 from imperial_lab.dashboard import cache, frame
 
 
+def show(title: str, game: str, players_key: str, make_one: str, overview, parts) -> None:
+    """A runs page: ``title``, the top (``open_run``), then each of ``parts`` (``part(catalog, run,
+    players)``: a finding of the run, drawn)."""
+    st.title(title)
+    catalog = frame.catalog_path()
+    opened = open_run(catalog, game, players_key, make_one, overview)
+    if opened is None:
+        return
+    for part in parts:
+        part(catalog, *opened)
+
+
 def open_run(catalog, game: str, players_key: str, make_one: str, overview) -> tuple[str, int] | None:
     """The top of a runs page: the run of ``game`` the sidebar picked and the player count to compare
     (``players_key``: its widget's key), with the scope line, as ``(run, players)``; None when there

@@ -415,22 +415,16 @@ def step_heading(page):
     return page.get_by_test_id("stHeading").filter(has_text=re.compile(r"^(Before the first action|Step \d+ of)"))
 
 
-def press(page: Page, key: str) -> None:
-    """A key for the page's shortcuts once the page has settled (a key pressed while a run still draws
-    the buttons finds no shortcut), not for the widget that has the focus."""
-    idle(page)
-    page.evaluate("() => document.activeElement && document.activeElement.blur()")
-    page.keyboard.press(key)
-
-
 def test_the_imperia_explorer_steps_through_a_game_of_the_run(page):
     open_page(page, "Imperia explorer", "Imperia explorer")
     expect(step_heading(page)).to_have_text(re.compile("^Before the first action"))
     expect(page.get_by_text(re.compile(f"^Open: {IMPERIA_RUN} · game 0"))).to_be_visible()  # the sidebar's run, at once
     expect(page.locator("svg.imperia-board")).to_be_visible()
     for k in (1, 2, 3):
+        idle(page)  # a key pressed while a run still draws the buttons finds no shortcut
         press(page, "ArrowRight")
         expect(step_heading(page)).to_have_text(re.compile(rf"^Step {k} of"))
+    idle(page)
     press(page, "ArrowLeft")
     expect(step_heading(page)).to_have_text(re.compile(r"^Step 2 of"))
 
@@ -453,10 +447,13 @@ def test_the_imperial_powers_explorer_steps_with_keys_and_through_a_seats_eyes(p
     board = page.locator("svg.ip-map")
     expect(board.locator("g.region")).to_have_count(10)
     for k in (1, 2):
+        idle(page)  # a key pressed while a run still draws the buttons finds no shortcut
         press(page, "ArrowRight")
         expect(step_heading(page)).to_have_text(re.compile(rf"^Step {k} of"))
+    idle(page)
     press(page, "PageDown")
     expect(step_heading(page)).to_have_text(re.compile(r"· Turn 1 · Draw$"))
+    idle(page)
     press(page, "PageDown")
     expect(step_heading(page)).to_have_text(re.compile(r"· Turn 1 · Bid$"))
     page.get_by_test_id("stRadio").filter(has_text="Viewpoint").get_by_text(re.compile(r"^Player B \(")).click()

@@ -26,7 +26,7 @@ from imperial_lab.dashboard.frame import code_span
 from imperial_lab.dashboard.games.imperial2030.boardview import (FLAG_TINT, HOME_TINT, VIEWS, blend, board, board_svg, frame_of, hover_text,
                                  region_contents)
 from imperial_lab.dashboard.games.imperial2030.changes import Battle, Built, Changes, Move, Removed, step_changes
-from imperial_lab.dashboard.games.imperial2030.colours import LAND_COLOUR, NATION_COLOURS, NATION_NAMES, SEA_COLOUR
+from imperial_lab.dashboard.games.imperial2030.colours import LAND_COLOUR, NATION_COLOURS, SEA_COLOUR
 from imperial_lab.dashboard.games.imperial2030.nationview import bonds_html, credit_sums, nation_summaries
 from imperial_lab.dashboard.games.imperial2030.rondelview import SECTOR, marker_places, rondel_svg
 from imperial_lab.dashboard.games.imperial2030.replay import event_groups, timeline_from_text

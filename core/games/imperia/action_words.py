@@ -33,38 +33,6 @@ def _hidden_draw(words: list[str]) -> str | None:
     return None
 
 
-def _start(w):
-    return f"chance draws the start player: {who(int(w[1]))} begins"
-
-
-def _random_board(w):
-    return f"chance lays board {w[2][0]}, side {w[2][1]}, in the last free quarter, {turned(w[3])}"
-
-
-def _board(w):
-    return f"board {w[1][0]}, side {w[1][1]}, in {quarter(w[2])}, {turned(w[3])}"
-
-
-def _fortress(w):
-    return f"the fortress on {w[1]}"
-
-
-def _draw(w):
-    return f"{w[1].replace('_', ' ')} draws {article(type_words(w[2]))}"
-
-
-def _place(w):
-    return f"{article(type_words(w[1]))} on {w[2]}, facing {facing(w[3])}"
-
-
-def _warlord(w):
-    return f"the warlord on {w[1]}"
-
-
-def _mobilise(w):
-    return f"mobilise: the stack on {w[1]} marches on, its soldier then facing {facing(w[2])}"
-
-
 def _swap(w):
     if w[1] == "own":
         return (f"direct troops: your soldiers on {w[2]} and {w[3]} change places; the front goes to {w[5]}, "
@@ -72,9 +40,16 @@ def _swap(w):
     return f"direct troops: your soldier on {w[2]} takes the enemy's place on {w[3]}, facing {facing(w[4])}"
 
 
-def _retire(w):
-    return "retire: there is no placement at all"
-
-
-WORDS = {"start": _start, "random": _random_board, "board": _board, "fortress": _fortress, "draw": _draw,
-         "place": _place, "warlord": _warlord, "mobilise": _mobilise, "swap": _swap, "retire": _retire}
+# The first word of an action's text form -> its words (w: the text's words).
+WORDS = {
+    "start": lambda w: f"chance draws the start player: {who(int(w[1]))} begins",
+    "random": lambda w: f"chance lays board {w[2][0]}, side {w[2][1]}, in the last free quarter, {turned(w[3])}",
+    "board": lambda w: f"board {w[1][0]}, side {w[1][1]}, in {quarter(w[2])}, {turned(w[3])}",
+    "fortress": lambda w: f"the fortress on {w[1]}",
+    "draw": lambda w: f"{w[1].replace('_', ' ')} draws {article(type_words(w[2]))}",
+    "place": lambda w: f"{article(type_words(w[1]))} on {w[2]}, facing {facing(w[3])}",
+    "warlord": lambda w: f"the warlord on {w[1]}",
+    "mobilise": lambda w: f"mobilise: the stack on {w[1]} marches on, its soldier then facing {facing(w[2])}",
+    "swap": _swap,
+    "retire": lambda w: "retire: there is no placement at all",
+}

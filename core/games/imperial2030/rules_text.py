@@ -8,7 +8,7 @@ the terminal's words and tests share them.
 from __future__ import annotations
 
 from imperial_lab.core.files import data_path
-from imperial_lab.core.rules_text import QUERY_KEY, Reference, Section  # noqa: F401  (the rules page's names)
+from imperial_lab.core.rules_text import Reference, Section
 
 RULES_DIR = data_path("imperial2030", "rules")
 REFERENCE = Reference(RULES_DIR, "/rules", rulings="§11", letter="Q", depth=4)

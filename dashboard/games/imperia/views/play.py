@@ -22,7 +22,6 @@ import random
 
 import streamlit as st
 
-from imperial_lab.core.errors import ImperialError
 from imperial_lab.core.games.imperia.action_words import action_words
 from imperial_lab.core.games.imperia.explain import explain
 from imperial_lab.core.games.imperia.rules import next_space
@@ -33,7 +32,6 @@ from imperial_lab.core.games.imperia.words import type_words, who
 from imperial_lab.core.interface import CHANCE
 from imperial_lab.core.session import PlaySession
 from imperial_lab.core.words import count
-from imperial_lab.dashboard import frame
 from imperial_lab.dashboard.games.imperia.boardview import hands_table, show_board, targets
 from imperial_lab.dashboard.playkit import PERSON, PlayKit
 from imperial_lab.dashboard.style import player_label
@@ -179,15 +177,4 @@ def _lines(step, me: int | None) -> list[str]:
     return lines + [f"    - {explain(event, viewer=eyes)} ({REFERENCE.link(event['rule'])})" for event in step.events]
 
 
-def main() -> None:
-    st.title("Imperia against bots")
-    session = KIT.choose_game(new_game)
-    if session is None:
-        return
-    try:
-        game(session)
-    except ImperialError as exc:
-        frame.show_error("The game cannot go on.", exc)
-
-
-main()
+KIT.page("Imperia against bots", new_game, game)

@@ -24,7 +24,6 @@ import random
 
 import streamlit as st
 
-from imperial_lab.core.errors import ImperialError
 from imperial_lab.core.games.imperial_powers.explain import (PUBLIC, action_plain, action_words, changed_regions,
                                                           context_of, explain)
 from imperial_lab.dashboard.games.imperial_powers.boardview import piles_line, players_table, show_map, view_of
@@ -35,7 +34,6 @@ from imperial_lab.core.games.imperial_powers.words import (card_label, card_valu
 from imperial_lab.core.games.imperial_powers.texts import question
 from imperial_lab.core.registry import plugin
 from imperial_lab.core.session import PlaySession
-from imperial_lab.dashboard import frame
 from imperial_lab.dashboard.playkit import PERSON, PlayKit
 
 GAME = "imperial_powers"
@@ -213,15 +211,4 @@ def _lines(step, ctx, viewer) -> list[str]:
     return events or [f"- {action_words(step.text, step.player, ctx, viewer)}"]
 
 
-def main() -> None:
-    st.title("Imperial Powers against bots")
-    session = KIT.choose_game(new_game)
-    if session is None:
-        return
-    try:
-        game(session)
-    except ImperialError as exc:
-        frame.show_error("The game cannot go on.", exc)
-
-
-main()
+KIT.page("Imperial Powers against bots", new_game, game)
