@@ -1,7 +1,7 @@
 """A move log replayed into snapshots, for the explorers of every game (each game's ``replay.py`` says
 what a snapshot of it holds). No Streamlit: a page caches the replay by the log's digest.
 
-    header, snapshots, error = replay_snapshots(text, name, "imperia", snapshot)
+    replay = replay_snapshots(text, name, "imperia", snapshot)   # a Replay: .header, .snapshots, .error
 
 ``snapshot(index, player, text, events, state)`` is called for the position before the first action
 (index 0, no player, no text, no events) and after each action (its events as ``Event.to_json()``);
@@ -11,6 +11,7 @@ a log with a bad line is kept up to the line before it, and ``error`` is that li
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 from typing import Callable
 
 from imperial_lab.core.errors import LogError
@@ -18,9 +19,21 @@ from imperial_lab.core.gamelog import replay_game
 from imperial_lab.core.registry import plugin
 
 
-def replay_snapshots(text: str, name: str, game: str, snapshot: Callable) -> tuple[dict, list, LogError | None]:
-    """The log's header, its snapshots and the LogError of a bad line (None when it replays whole); a
-    bad header, or a log of another game, raises its LogError."""
+@dataclass(frozen=True)
+class Replay:
+    header: dict
+    snapshots: list
+    error: LogError | None = None  # the bad line the replay stopped before
+
+    @property
+    def players(self) -> int:
+        return self.header["config"]["players"]
+
+
+def replay_snapshots(text: str, name: str, game: str, snapshot: Callable, kind: type = Replay) -> Replay:
+    """The log's ``kind`` of Replay (a game's own may add to it): its header, its snapshots and the
+    LogError of a bad line (None when it replays whole); a bad header, or a log of another game,
+    raises its LogError."""
     header: dict = {}
     snapshots: list = []
 
@@ -41,5 +54,5 @@ def replay_snapshots(text: str, name: str, game: str, snapshot: Callable) -> tup
     except LogError as exc:
         if not snapshots:
             raise
-        return header, snapshots, exc
-    return header, snapshots, None
+        return kind(header, snapshots, exc)
+    return kind(header, snapshots)

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from imperial_lab.core.errors import LogError
 from imperial_lab.core.games.imperia.scoring import tallies
-from imperial_lab.dashboard.replay import replay_snapshots
+from imperial_lab.dashboard.replay import Replay, replay_snapshots
 
 
 @dataclass(frozen=True)
@@ -25,20 +24,9 @@ class Snapshot:
     terminal: bool
 
 
-@dataclass(frozen=True)
-class Replay:
-    header: dict
-    snapshots: list[Snapshot]
-    error: LogError | None = None  # the bad line the replay stopped before
-
-    @property
-    def players(self) -> int:
-        return self.header["config"]["players"]
-
-
 def replay_text(text: str, name: str = "<log>") -> Replay:
     """The snapshots of the log ``text``; LogError when its header is bad or it is not Imperia's."""
-    return Replay(*replay_snapshots(text, name, "imperia", _snapshot))
+    return replay_snapshots(text, name, "imperia", _snapshot)
 
 
 def _snapshot(index: int, player, text, events: list, state) -> Snapshot:

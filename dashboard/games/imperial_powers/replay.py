@@ -16,8 +16,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from imperial_lab.core.errors import LogError
-from imperial_lab.dashboard.replay import replay_snapshots
+from imperial_lab.dashboard import replay
 
 # The phase of a state's pending decision -> the stage it belongs to (RULES.md §4: the eight phases;
 # Reveal and Score have no decisions, so they are found by their events).
@@ -42,14 +41,8 @@ class Snapshot:
 
 
 @dataclass(frozen=True)
-class Replay:
-    header: dict
-    snapshots: list[Snapshot]
-    error: LogError | None = None  # the bad line the replay stopped before
-
-    @property
-    def players(self) -> int:
-        return self.header["config"]["players"]
+class Replay(replay.Replay):
+    """A replay with its stages: the places to jump to."""
 
     @cached_property  # the replay is shared by every session (a cached resource) and never changes
     def stages(self) -> list[tuple[str, int]]:
@@ -79,7 +72,7 @@ def stage_of(state, events: list) -> str:
 
 def replay_text(text: str, name: str = "<log>") -> Replay:
     """The snapshots of the log ``text``; LogError when its header is bad or it is not Imperial Powers'."""
-    return Replay(*replay_snapshots(text, name, "imperial_powers", _snapshot))
+    return replay.replay_snapshots(text, name, "imperial_powers", _snapshot, Replay)
 
 
 def _snapshot(index: int, player, text, events: list, state) -> Snapshot:
