@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
-from imperial_lab.dashboard.pages import sections  # noqa: E402
+from imperial_lab.dashboard.pages import all_pages, sections  # noqa: E402
 from tests.browser_support import chromium, dashboard_server, idle  # noqa: E402
 
 SCREEN = {"width": 1366, "height": 900}
@@ -54,7 +54,7 @@ def main() -> None:
                 context.set_default_timeout(600_000)
                 page = context.new_page()
                 start = time.perf_counter()
-                page.goto(f"/{name}")
+                page.goto("/" if name == all_pages()[0].url_path else f"/{name}")  # the first page: the root
                 settle(page)
                 shoot(page, out / f"{name}.png")
                 print(f"{name}: {time.perf_counter() - start:.1f} s", flush=True)
@@ -91,6 +91,7 @@ def click(page: Page, name: str) -> None:
 def start_game(page: Page) -> None:
     click(page, "Start the game")
     expect(page.get_by_text("actions played").first).to_be_visible()
+    page.wait_for_timeout(1000)  # the bots' first replies
 
 
 def check_answer(page: Page) -> None:
@@ -106,6 +107,8 @@ SCENES = {
     "imperia_play": [("game", start_game)],
     "ip_play": [("game", start_game)],
     "lessons": [("answered", check_answer)],
+    "imperia_lessons": [("answered", check_answer)],
+    "ip_lessons": [("answered", check_answer)],
 }
 
 

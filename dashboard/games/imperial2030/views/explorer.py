@@ -58,7 +58,7 @@ def explorer(timeline: Timeline) -> None:
             st.session_state[PLAY_KEY] = False
     by_action = st.session_state.get(BY_ACTION_KEY, False) and not playing
     _controls(timeline, by_action, playing)
-    slider, views = st.columns([3, 1.35], vertical_alignment="bottom")
+    slider, views = st.columns([2.6, 1.6], vertical_alignment="bottom")  # the four views' names in full
     turn = slider.select_slider("Nation turn", options=range(last + 1), key=TURN_KEY, disabled=playing,
                                 format_func=lambda k: _turn_label(timeline.snapshots[k]))
     view = views.segmented_control("Map", list(VIEWS), default="World", key=VIEW_KEY) or "World"

@@ -7,7 +7,6 @@ the nations and the bonds; after a legal move every view shows the position it l
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from imperial_lab.core.games.imperial2030.action_words import choice_words
@@ -68,7 +67,7 @@ def views(lesson: Lesson, state, after: After | None) -> None:
     with nations:
         active = shown["turn"]["nation"]
         st.markdown(f"**Nations** ({section_link('§10', 'power factor: §10')})")
-        st.dataframe(nation_table(shown, active), hide_index=True, width="stretch")
+        st.markdown(nation_table(shown, active))  # a Markdown table wraps: nothing scrolls sideways
         st.markdown(f"**Bonds**: credit sums ({section_link('§9', '§9')}), ★ marks the government")
         st.markdown(bonds_html(shown), unsafe_allow_html=True)
 
@@ -78,18 +77,17 @@ def _why(lesson: Lesson, text: str) -> None:
     KIT.check(lesson, text)
 
 
-def nation_table(position: dict, active: str | None) -> pd.DataFrame:
-    rows = []
+def nation_table(position: dict, active: str | None) -> str:
+    """The nations as a Markdown table: government, treasury, power, rondel, factories, units, flags."""
+    rows = ["| nation | government | treasury | power | rondel | factories | units | flags |",
+            "|---|---|---|---|---|---|---|---|"]
     for n in nation_summaries(position):
-        rows.append({
-            "nation": n["name"] + (" ◀" if n["nation"] == active else ""),
-            "government": player_label(n["government"]) if n["government"] is not None else "none",
-            "treasury": f"{n['treasury']}m", "power": f"{n['power_points']} (×{n['power_factor']})",
-            "rondel": n["rondel"] or "not yet",
-            "factories": f"{n['factories']}" + (f", {n['occupied']} occupied" if n["occupied"] else ""),
-            "units": f"{count(n['armies'], 'army')}, {count(n['fleets'], 'fleet')}", "flags": n["flags"],
-        })
-    return pd.DataFrame(rows)
+        government = player_label(n["government"]) if n["government"] is not None else "none"
+        factories = f"{n['factories']}" + (f", {n['occupied']} occupied" if n["occupied"] else "")
+        rows.append(f"| {n['name']}{' ◀' if n['nation'] == active else ''} | {government} | {n['treasury']}m | "
+                    f"{n['power_points']} (×{n['power_factor']}) | {n['rondel'] or 'not yet'} | {factories} | "
+                    f"{count(n['armies'], 'army')}, {count(n['fleets'], 'fleet')} | {n['flags']} |")
+    return "\n".join(rows)
 
 
 KIT.page("Lessons", views)

@@ -47,6 +47,7 @@ from imperial_lab.dashboard.style import player_label
 KIT = PlayKit("play", "imperial2030", words=choice_words, explorer="the Game explorer")
 HINT, WHY = "play_hint", "play_why"  # the last hint and why-not answers, with the position they answer
 BUTTONS_MAX = 8  # a group of more choices is a list with a Play button
+SHORT_LABEL = 14  # characters: labels no longer fit two buttons to a row of the decision's column
 SHOWN_MAX = 60  # moves listed under "What happened"
 MAX_SEED = 2**31 - 1
 _RULE_AT_END = re.compile(r"\s*\[(§\d[\d.]*(?: Q\d+)?) ([^\]]*)\]$")  # texts.decision_lines' rule
@@ -133,7 +134,7 @@ def game() -> None:
     doc = session.state.to_json()
     active = doc.get("turn", {}).get("nation")
     decision = _board_decision(session)
-    board, side = st.columns([1.9, 1], gap="medium")  # the board as large as the decision's column allows
+    board, side = st.columns([2.3, 1], gap="medium")  # the board as large as the decision's column allows
     with board:
         view = st.segmented_control("Map", list(VIEWS), default="World", key="play_view",
                                     label_visibility="collapsed") or "World"
@@ -183,16 +184,18 @@ def _decision(session: PlaySession) -> None:
 
 
 def _group(session: PlaySession, g: int, heading: str, items: list) -> None:
-    """A kind of choices: a button each (one to a row, the whole width: no label is cut), what it
-    costs and does under it; more than BUTTONS_MAX: a list and a Play button."""
+    """A kind of choices: a button each, what it costs and does under it (two to a row when every
+    label is short, else one: no label is cut); more than BUTTONS_MAX: a list and a Play button."""
     changes = session.changes
     st.markdown(f"**{_linked(heading)}**")
     if len(items) <= BUTTONS_MAX:
-        for c in items:
-            st.button(md(c.words), key=f"play_choice_{changes}_{c.number}", on_click=KIT.choose,
-                      args=(changes, c.number), width="stretch", help=f"`{c.text}` (choice {c.number})")
-            if c.detail:
-                st.caption(_linked(c.detail))
+        per_row = 2 if len(items) >= 4 and max(len(c.words) for c in items) <= SHORT_LABEL else 1
+        for start in range(0, len(items), per_row):
+            for cell, c in zip(st.columns(per_row), items[start:start + per_row]):
+                cell.button(md(c.words), key=f"play_choice_{changes}_{c.number}", on_click=KIT.choose,
+                            args=(changes, c.number), width="stretch", help=f"`{c.text}` (choice {c.number})")
+                if c.detail:
+                    cell.caption(_linked(c.detail))
         return
     key = f"play_list_{changes}_{g}"
     by_number = {c.number: c for c in items}

@@ -11,11 +11,12 @@ import streamlit as st
 
 from imperial_lab.core.games.imperial_powers.explain import action_plain, changed_regions, context_of
 from imperial_lab.core.games.imperial_powers.rules_text import REFERENCE
+from imperial_lab.core.games.imperial_powers.texts import action_notes
 from imperial_lab.core.lessons import Lesson
 from imperial_lab.dashboard.games.imperial_powers.boardview import players_table, show_map, view_of
 from imperial_lab.dashboard.lessonkit import After, LessonKit
 
-KIT = LessonKit("ip_lessons", "imperial_powers", REFERENCE, action_plain)
+KIT = LessonKit("ip_lessons", "imperial_powers", REFERENCE, action_plain, notes=action_notes)
 
 
 def views(lesson: Lesson, state, after: After | None) -> None:
