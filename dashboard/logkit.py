@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import io
 from dataclasses import dataclass, field
 
 import streamlit as st
@@ -26,6 +25,7 @@ from imperial_lab.core.errors import ImperialError, LogError
 from imperial_lab.core.registry import plugin
 from imperial_lab.dashboard import frame
 from imperial_lab.dashboard.playkit import md
+from imperial_lab.dashboard.replay import bots_log
 
 CATALOGUE, UPLOAD, SAMPLE = "a game of the run", "an uploaded move log", "a sample game (bots)"
 
@@ -49,15 +49,7 @@ def _replay(module: str, digest: str, _text: str, name: str):
 @st.cache_data(show_spinner="Playing a sample game…", max_entries=16)
 def sample_log(game: str, players: int, seed: int, bot: str) -> str:
     """A game of ``bot`` in every seat as a move log."""
-    from imperial_lab.core.bots import make_bot
-    from imperial_lab.core.gamelog import write_log
-    from imperial_lab.core.play import play_game
-
-    bots = [make_bot(bot, seed * 10 + p, game=game) for p in range(players)]
-    played = play_game({"game": game, "players": players}, bots, seed=seed, record=True)
-    out = io.StringIO()
-    write_log(out, played, seed=seed, bots=[bot] * players)
-    return out.getvalue()
+    return bots_log(game, players, seed, bot)
 
 
 @st.cache_data(show_spinner=False, ttl=60)

@@ -1,5 +1,6 @@
 """A move log replayed into snapshots, for the explorers of every game (each game's ``replay.py`` says
-what a snapshot of it holds). No Streamlit: a page caches the replay by the log's digest.
+what a snapshot of it holds), and a game of bots written as a move log (a sample to explore). No
+Streamlit: a page caches the replay by the log's digest.
 
     replay = replay_snapshots(text, name, "imperia", snapshot)   # a Replay: .header, .snapshots, .error
 
@@ -56,3 +57,16 @@ def replay_snapshots(text: str, name: str, game: str, snapshot: Callable, kind: 
             raise
         return kind(header, snapshots, exc)
     return kind(header, snapshots)
+
+
+def bots_log(game: str, players: int, seed: int, bot: str) -> str:
+    """A game of ``bot`` in every seat (each seeded apart) as a move log."""
+    from imperial_lab.core.bots import make_bot
+    from imperial_lab.core.gamelog import write_log
+    from imperial_lab.core.play import play_game
+
+    bots = [make_bot(bot, seed * 10 + p, game=game) for p in range(players)]
+    played = play_game({"game": game, "players": players}, bots, seed=seed, record=True)
+    out = io.StringIO()
+    write_log(out, played, seed=seed, bots=[bot] * players)
+    return out.getvalue()

@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import expect  # noqa: E402
 
 from imperial_lab.dashboard.pages import sections  # noqa: E402
-from tests.browser_support import LAPTOP, chromium, dashboard_server  # noqa: E402
+from tests.browser_support import LAPTOP, chromium, dashboard_server, timed_key  # noqa: E402
 
 TIMEOUT_S = 600  # one page, however slow: a figure is wanted, not a failure
 # Drawn: the page's title (another than the page before), every chart drawn by plotly.js, every
@@ -195,20 +195,13 @@ def _explorer(catalog: Path, steps: int) -> None:
         tab.goto("./")
         tab.wait_for_function(STEP_DRAWN, arg="Setup", polling="raf")
         first = time.perf_counter() - start
-        forward = [_step(tab, "ArrowRight", k + 1) for k in range(steps)]
-        back = [_step(tab, "ArrowLeft", steps - k - 1) for k in range(steps)]
+        forward = [timed_key(tab, "ArrowRight", STEP_DRAWN, f"Turn {k + 1} ·") for k in range(steps)]
+        back = [timed_key(tab, "ArrowLeft", STEP_DRAWN, f"Turn {steps - k - 1} ·" if k < steps - 1 else "Setup")
+                for k in range(steps)]
     print(f"first view: {first:.2f} s (a fresh server: its imports too)")
     for name, times in (("Next (→)", forward), ("Back (←)", back)):
         print(f"{name}: median {1000 * statistics.median(times):.0f} ms, range {1000 * min(times):.0f}–"
               f"{1000 * max(times):.0f} ms over {len(times)} steps; {_load()}")
-
-
-def _step(tab, key: str, turn: int) -> float:
-    tab.evaluate("() => document.activeElement && document.activeElement.blur()")  # the key goes to the page
-    start = time.perf_counter()
-    tab.keyboard.press(key)
-    tab.wait_for_function(STEP_DRAWN, arg="Setup" if turn == 0 else f"Turn {turn} ·", polling="raf")
-    return time.perf_counter() - start
 
 
 if __name__ == "__main__":

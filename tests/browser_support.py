@@ -167,3 +167,13 @@ def idle(page: Page) -> None:
     expect(page.get_by_test_id("stStatusWidget")).to_be_hidden()
     expect(page.locator("[data-stale='true']")).to_have_count(0)
     expect(page.get_by_test_id("stSkeleton")).to_have_count(0)
+
+
+def timed_key(page: Page, key: str, drawn: str, *args) -> float:
+    """Seconds from pressing ``key`` (for the page's shortcuts, not the focused widget) until the JS
+    predicate ``drawn(*args)`` holds, checked at every animation frame (a bench's step time)."""
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    start = time.perf_counter()
+    page.keyboard.press(key)
+    page.wait_for_function(drawn, arg=args[0] if len(args) == 1 else list(args) or None, polling="raf")
+    return time.perf_counter() - start
