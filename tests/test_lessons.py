@@ -236,6 +236,13 @@ def choose(at: AppTest, lesson, text: str, key: str = "choice", button: str = "c
     return at
 
 
+def shown_views(at: AppTest) -> dict:
+    """The lesson's views as drawn: the board's SVG, the nations' table, the bonds' heatmap."""
+    text = [m.value for m in at.markdown]
+    return {"board": component_svgs(at)[0], "nations": next(t for t in text if t.startswith("| nation |")),
+            "bonds": next(t for t in text if 'class="bonds-table"' in t)}
+
+
 def query(at: AppTest, key: str) -> str:
     value = at.query_params.get(key, "")
     return value[0] if isinstance(value, list) else value
@@ -259,10 +266,15 @@ def test_the_lessons_page_passes_the_right_answer_and_explains_a_wrong_one(lesso
     labels = [at.radio(key=f"lessons_choice_{lesson.id}").format_func(t) for t in legal] if len(legal) <= 10 else []
     assert not [label for label in labels if label in legal]  # in words, never the notation
     wrong = next((t for t in lesson.specific if t in legal), None) or next(t for t in legal if t not in lesson.answers)
+    before = shown_views(at)
     choose(at, lesson, wrong)
     assert at.warning and lesson.specific.get(wrong, lesson.generic)[:40] in at.warning[0].value
     assert f"**{md(choice_words(wrong))}**" in at.warning[0].value and not at.success
     assert any("After your move" in m.value for m in at.markdown)  # the views follow the move
+    after = shown_views(at)
+    assert after["board"] != before["board"]
+    if wrong.startswith("buy"):  # a bond bought: the bond heatmap and the treasuries show it
+        assert after["bonds"] != before["bonds"] and after["nations"] != before["nations"]
     illegal = next((t for t in lesson.specific if t not in legal), None)
     if illegal is not None:
         choose(at, lesson, illegal, key="other", button="try")
