@@ -6,6 +6,7 @@ busy processes beside it). Prints figures with the load they were measured at; a
     .venv/bin/python scripts/bench_dashboard.py --busy 0          # idle only
     .venv/bin/python scripts/bench_dashboard.py --home /tmp/lab --pages explorer,power,lessons
     .venv/bin/python scripts/bench_dashboard.py --explorer-steps 20   # the explorer's steps (→, ←) too
+    .venv/bin/python scripts/bench_dashboard.py --server-cpu --busy 0 --pages none   # the server's CPU only
 
 1. The lab: a user folder (``--home``, default a temporary one) whose catalogue holds the first
    start's default runs of every game (dashboard/simulations.py); a folder without them gets them
@@ -18,6 +19,9 @@ busy processes beside it). Prints figures with the load they were measured at; a
    Clear cache) and warm (again).
 3. ``--busy N`` (default 2): the same visits with N processes that keep a core busy each, side by
    side in the same run, so the two sets of figures compare as ratios.
+4. ``--server-cpu``: each page's script run under AppTest in this process, the CPU seconds it took
+   cold (caches cleared; a page's modules are imported on its first run) and warm (run again): the
+   server's share of a page's time, which a busy machine stretches but does not change.
 """
 
 from __future__ import annotations
@@ -65,13 +69,16 @@ def main() -> None:
     pages = [(page.url_path, page.title) for group in sections().values() for page in group]
     if args.pages:
         pages = [(url, title) for url, title in pages if url in args.pages.split(",")]
-    results = {"idle": _round(catalog, pages)}
-    if args.busy:
-        with _busy(args.busy):
-            results[f"{args.busy} busy"] = _round(catalog, pages)
-    _table(pages, results)
+    if pages:
+        results = {"idle": _round(catalog, pages)}
+        if args.busy:
+            with _busy(args.busy):
+                results[f"{args.busy} busy"] = _round(catalog, pages)
+        _table(pages, results)
     if args.explorer_steps:
         _explorer(catalog, args.explorer_steps)
+    if args.server_cpu:
+        _server_cpu(catalog)
 
 
 def _arguments():
@@ -80,6 +87,7 @@ def _arguments():
     parser.add_argument("--pages", help="comma-separated page URLs (explorer, power, ...); default: every page")
     parser.add_argument("--busy", type=int, default=2, help="busy processes beside the second round (0: none)")
     parser.add_argument("--explorer-steps", type=int, default=0, help="explorer steps timed each way (→, then ←)")
+    parser.add_argument("--server-cpu", action="store_true", help="each page's CPU time on the server (AppTest)")
     return parser.parse_args()
 
 
@@ -176,6 +184,26 @@ def _table(pages: list, results: dict) -> None:
         idle, busy = rounds
         ratios = [results[busy][u][v] / results[idle][u][v] for u, _ in pages for v in ("cold", "warm")]
         print(f"busy / idle: median {statistics.median(ratios):.2f}, largest {max(ratios):.2f} (cold and warm visits)")
+
+
+def _server_cpu(catalog: Path) -> None:
+    """Per page: the CPU seconds of its script run, cold and warm, under AppTest in this process."""
+    import streamlit as st
+
+    from tests.lab_fixtures import open_page
+
+    os.environ["IMPERIAL_LAB_CATALOG"] = str(catalog)
+    open_page("setup_editor")  # the frame's imports (Streamlit, the router), once
+    print(f"server CPU per page, cold / warm ({_load()}):")
+    for page in [page for group in sections().values() for page in group]:
+        st.cache_data.clear()
+        st.cache_resource.clear()
+        start = time.process_time()
+        at = open_page(page.url_path)
+        cold, start = time.process_time() - start, time.process_time()
+        at.run()
+        print(f"  {page.url_path:18} {cold:5.2f} / {time.process_time() - start:5.2f} s", flush=True)
+    print(f"({_load()})")
 
 
 # ----- the explorer's steps -----
