@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from imperial_lab.core.games.imperial2030.action_words import choice_words
 from imperial_lab.core.games.imperial2030.data import NATIONS, load_board
 from imperial_lab.core.games.imperial2030.texts import refusal, rule_words, why_not_options
 from imperial_lab.core.session import PlaySession
@@ -59,6 +60,21 @@ def test_the_decision_lines_and_notes_name_no_id_and_count_right(sessions):
             seen += 1
             session.play(session.legal()[-1])
     assert seen > 50
+
+
+def test_every_move_played_has_words_not_notation():
+    """Every move of a game (the chance deal, the bots', the person's) as the Play page lists it:
+    in words (``Deal the flag cards …``, not ``deal BR,IN,CN,RU``), naming no internal id."""
+    session = PlaySession({"game": "imperial2030", "players": 4, "setup": "standard"},
+                          [None, "heuristic", "heuristic", "heuristic"], 5)
+    for _ in range(25):
+        session.advance_to_human(limit=400)
+        session.play(session.legal()[0])
+    texts = {step.text for step in session.history(0)}
+    assert any(t.startswith("deal ") for t in texts) and len(texts) > 50
+    for text in texts:
+        words = choice_words(text)
+        assert words != text and not _ids_in(words), (text, words)
 
 
 def test_why_not_lists_tempting_actions_and_answers_in_one_sentence_with_its_rule(sessions):

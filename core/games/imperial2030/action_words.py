@@ -271,6 +271,8 @@ def _choice_produce(rest):
 
 
 _CHOICES = {
+    "deal": lambda rest: "Deal the flag cards (each seat's lead card): " + and_list(
+        f"{player_label(k)} {nation(code)}" for k, code in enumerate(rest[0].split(","))),
     "rondel": lambda rest: space(rest[0]),
     "topup": lambda rest: f"Top up {rest[0]}m",
     "buy": lambda rest: f"Buy {bond(rest[0], int(rest[1]))}",
