@@ -387,8 +387,11 @@ FIT_JS = """() => {
   const labels = [...document.querySelectorAll('[data-testid=stButton] button p, [data-testid=stBaseButton-secondary] p')]
     .filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.innerText);
   const bars = [...document.querySelectorAll('.modebar-container')].filter(m => getComputedStyle(m).display !== 'none');
+  const right = document.querySelector('[data-testid=stMainBlockContainer]').getBoundingClientRect().right;
+  const wide = [...main.querySelectorAll('table')].filter(t => t.getBoundingClientRect().right > right + 1)
+    .map(t => t.innerText.slice(0, 40));
   return {page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
-          main: main.scrollWidth - main.clientWidth, cut: labels, bars: bars.length};
+          main: main.scrollWidth - main.clientWidth, cut: labels, bars: bars.length, wide};
 }"""
 
 
@@ -406,6 +409,7 @@ def test_nothing_is_cut_off_or_scrolls_sideways_at_a_laptops_width(page, link, t
     fit = page.evaluate(FIT_JS)
     assert fit["page"] <= 0 and fit["main"] <= 0, fit  # no sideways scroll
     assert not fit["cut"], fit  # no button label cut
+    assert not fit["wide"], fit  # no table running past the page's column (clipped, not scrolled)
     assert fit["bars"] == 0, fit  # no Plotly toolbar over a chart's title
 
 

@@ -60,16 +60,16 @@ def views(lesson: Lesson, state, after: After | None) -> None:
                                 label_visibility="collapsed") or "World"
     clickboard.board(shown, "lesson", decision if after is None else None, changes, view)
     clickboard.answer("lesson", decision if after is None else None)
-    rondel, nations = st.columns([1, 1.6])
+    rondel, bonds = st.columns([1, 1.6])
     with rondel:
         st.markdown(f"**Rondel** ({section_link('§6', '§6')})")
         clickboard.rondel(shown, "lesson", decision if after is None else None)
-    with nations:
-        active = shown["turn"]["nation"]
-        st.markdown(f"**Nations** ({section_link('§10', 'power factor: §10')})")
-        st.markdown(nation_table(shown, active))  # a Markdown table wraps: nothing scrolls sideways
+    with bonds:
         st.markdown(f"**Bonds**: credit sums ({section_link('§9', '§9')}), ★ marks the government")
         st.markdown(bonds_html(shown), unsafe_allow_html=True)
+    # The nations' eight columns need the page's width: beside the rondel they ran past its edge.
+    st.markdown(f"**Nations** ({section_link('§10', 'power factor: §10')})")
+    st.markdown(nation_table(shown, shown["turn"]["nation"]))
 
 
 def _why(lesson: Lesson, text: str) -> None:
