@@ -25,6 +25,11 @@ read.
 
 Game-agnostic: positions are made through ``imperial_lab.core.interface.make_game`` (the registry of games)
 and used through the State interface only.
+
+**Progress** (the lessons done, per game) is kept in ``lessons.json`` in the user folder
+(``imperial_lab.core.files.user_folder``), so it outlives a browser's address and a restart:
+``load_progress(game)`` and ``save_progress(game, done)``. A file that cannot be read counts as no
+progress (and is replaced at the next save), never an error.
 """
 
 from __future__ import annotations
@@ -34,8 +39,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import json
+import os
+import secrets
+
 from imperial_lab.core.errors import DataError, ImperialError
-from imperial_lab.core.files import data_path
+from imperial_lab.core.files import data_path, user_folder
 from imperial_lab.core.interface import make_game
 from imperial_lab.core.jsonio import clip, read_json_file
 from imperial_lab.core.registry import DEFAULT_GAME
@@ -43,7 +52,7 @@ from imperial_lab.core.registry import DEFAULT_GAME
 DATA_DIR = data_path()
 MAX_LESSON_BYTES = 256 * 2**10  # a lesson with a full position document is about 10 KB
 MAX_LESSONS = 200
-RULE_REF = re.compile(r"^§\d{1,2}(?:\.\d{1,2}){0,3}(?: Q\d{1,2})?$")
+RULE_REF = re.compile(r"^§\d{1,2}(?:\.\d{1,2}){0,3}(?: [A-Z]\d{1,2})?$")  # a ruling: §11 Q2, §9 R12
 
 # field -> (type, required, most: characters of a text or entries of a list)
 FIELDS = {
@@ -60,6 +69,9 @@ FIELDS = {
 }
 FEEDBACK_FIELDS = {"generic": (str, True, 2000), "actions": (dict, False, 100)}
 MAX_ACTION_CHARS = 200
+
+PROGRESS_FILE = "lessons.json"
+MAX_PROGRESS_BYTES = 64 * 2**10
 
 RIGHT, WRONG, ILLEGAL, UNREADABLE = "right", "wrong", "illegal", "unreadable"
 DEFAULT_SUCCESS = "Right."
@@ -204,7 +216,7 @@ def load_lesson(path) -> Lesson:
         raise LessonError(f"{where}: rules: name at least one rules section, like \"§6\"")
     for k, ref in enumerate(rules):
         if not isinstance(ref, str) or not RULE_REF.match(ref):
-            raise LessonError(f"{where}: rules[{k}]: a rules section is written like \"§7.4.6\" or \"§11 Q2\", "
+            raise LessonError(f"{where}: rules[{k}]: a rules section is written like \"§7.4.6\" or a ruling like \"§11 Q2\", "
                               f"got {clip(ref)}")
     feedback = doc["feedback"]
     _fields(feedback, FEEDBACK_FIELDS, f"{where}: feedback")
@@ -306,3 +318,36 @@ def _refusal(state, action) -> tuple[str, str | None]:
     except ImperialError as exc:
         return str(exc), getattr(exc, "rule", None)
     return "the game accepts it but does not list it as legal", None
+
+
+# ----- progress -----
+
+def progress_path() -> Path:
+    return user_folder() / PROGRESS_FILE
+
+
+def _progress() -> dict:
+    """The whole progress file (game -> lesson ids), ``{}`` when it is missing or unreadable."""
+    try:
+        doc = read_json_file(progress_path(), DataError, MAX_PROGRESS_BYTES)
+    except (DataError, OSError):
+        return {}
+    return doc if isinstance(doc, dict) else {}
+
+
+def load_progress(game: str = DEFAULT_GAME) -> set[str]:
+    """The ids of ``game``'s lessons done."""
+    done = _progress().get(game)
+    return {i for i in done if isinstance(i, str)} if isinstance(done, list) else set()
+
+
+def save_progress(game: str, done) -> None:
+    """Keep ``done`` (lesson ids) as ``game``'s progress, written atomically (a reader never sees half
+    a file); the other games' progress stays."""
+    doc = _progress()
+    doc[game] = sorted(done)
+    path = progress_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(3)}.tmp")
+    tmp.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, path)

@@ -23,9 +23,10 @@ The module imports no game: it uses the interface (``legal_actions``, ``apply_ac
 words, a game's text module (its plug-in's ``texts`` part: ``core/games/imperial2030/texts.py``), whose functions
 are ``decision_lines(state)`` (what is decided, then a few lines of the position),
 ``action_notes(state)`` (a note or None per legal action), ``actor(state, player)`` (who decides,
-in what role), ``active(state)`` (what ``event_lines`` needs to know of the state before an action)
-and ``event_lines(events, active)`` (an action's events in words); a game without one gets plain
-defaults (``PlainTexts``).
+in what role), ``active(state)`` (what ``event_lines`` needs to know of the state before an action),
+``event_lines(events, active)`` (an action's events in words), ``refusal(state, action, error)`` (why
+an action is refused, naming its rule) and ``why_not_options(state)`` (the actions a person may ask
+about); a game without one gets plain defaults (``PlainTexts``).
 """
 
 from __future__ import annotations
@@ -72,11 +73,24 @@ class Step:
 @dataclass(frozen=True)
 class Hint:
     """What the search bot would choose for ``player``: ``stats`` (``imperial_lab.core.mcts.RootStat``, most
-    visited first: the first is its choice) after ``playouts`` playouts (0 with a single choice)."""
+    visited first: the first is its choice) after ``playouts`` playouts (0 with a single choice) of
+    the ``asked`` ones."""
 
     player: int
     playouts: int
     stats: list
+    asked: int = 0
+
+    @property
+    def search_words(self) -> str:
+        """How the search went, in one sentence: all its playouts, or why it stopped early."""
+        if self.playouts == 0:
+            return "There is only one choice: no search is needed."
+        if self.playouts < self.asked:
+            left = self.asked - self.playouts
+            return (f"The search stopped early, after {self.playouts} of {self.asked} playouts: its most visited "
+                    f"choice was so far ahead that the {left} playouts left could not have overtaken it.")
+        return f"The search used all {self.playouts} playouts."
 
 
 @dataclass(frozen=True)
@@ -318,13 +332,13 @@ class PlaySession:
             if len(legal) == 1:
                 from imperial_lab.core.mcts import RootStat
 
-                hint = Hint(p, 0, [RootStat(legal[0], 0, None)])
+                hint = Hint(p, 0, [RootStat(legal[0], 0, None)], playouts)
             else:
                 from imperial_lab.core.mcts import MCTSBot
 
                 bot = MCTSBot(seed=self.seed, playouts=playouts)
                 stats = bot.analyse(self._state)
-                hint = Hint(p, bot.last_playouts, list(stats))
+                hint = Hint(p, bot.last_playouts, list(stats), playouts)
             self._hints = {key: hint}
         return self._hints[key]
 
@@ -344,12 +358,20 @@ class PlaySession:
         return Why(text, action, False, None, self.refusal(action))
 
     def refusal(self, action) -> str:
-        """The engine's own reason for refusing ``action`` here, from applying it to a copy."""
+        """Why the engine refuses ``action`` here (applied to a copy), in the game's words: one
+        sentence naming the rule."""
         try:
             self._state.clone().apply_action(action)
         except ImperialError as exc:
-            return str(exc)
+            return self.texts.refusal(self._state, action, exc)
         return f"{self._state.action_to_string(action)!r} is legal here."  # not in the legal list: never
+
+    def why_options(self) -> list[str]:
+        """The actions (text forms) a person may ask "why not?" about here: the legal ones, then those
+        the game finds tempting (the game's words; without them, the legal ones)."""
+        if not self.legal():
+            return []
+        return list(self.texts.why_not_options(self._state))
 
     # ----- move logs -----
 
@@ -423,6 +445,15 @@ class PlainTexts:
         return text
 
     @staticmethod
+    def refusal(state, action, error) -> str:
+        """Why ``action`` is refused: the engine's own words."""
+        return str(error)
+
+    @staticmethod
+    def why_not_options(state) -> list[str]:
+        return [state.action_to_string(a) for a in state.legal_actions()]
+
+    @staticmethod
     def event_lines(events, active=None) -> list[str]:
         out = []
         for event in events or ():
@@ -431,7 +462,7 @@ class PlainTexts:
         return out
 
 
-TEXTS = ("decision_lines", "action_notes", "actor", "active", "seen_text", "event_lines")
+TEXTS = ("decision_lines", "action_notes", "actor", "active", "seen_text", "event_lines", "refusal", "why_not_options")
 
 
 def texts_for(game_name: str):

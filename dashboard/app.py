@@ -10,7 +10,14 @@ import streamlit as st
 
 from imperial_lab.core.registry import BROKEN
 from imperial_lab.dashboard import frame
-from imperial_lab.dashboard.pages import Page, all_pages, sections
+from imperial_lab.dashboard.pages import Page, all_pages, game_of, sections
+
+
+# Less room above each page's title (Streamlit leaves 6rem), so the explorer's controls, the step's line
+# and its board fit a laptop's screen together. No Plotly toolbar: it appears over a chart's title and
+# its top labels on hover, and the charts need none of its tools (a double click resets a zoom).
+STYLE = ("[data-testid='stMainBlockContainer']{padding-top:2.5rem}"
+         "[data-testid='stPlotlyChart'] .modebar-container{display:none}")
 
 
 def run(first: str | None = None) -> None:
@@ -20,9 +27,7 @@ def run(first: str | None = None) -> None:
     # An emoji, drawn by the browser: a ":material/...:" favicon is fetched from Google's font host
     # (the icons inside the page come from the font Streamlit ships).
     st.set_page_config(page_title="Imperial lab", page_icon="🌐", layout="wide")
-    # Less room above each page's title (Streamlit leaves 6rem), so the explorer's controls, the step's
-    # line and its board fit a laptop's screen together.
-    st.html("<style>[data-testid='stMainBlockContainer']{padding-top:2.5rem}</style>")
+    st.html(f"<style>{STYLE}</style>")
     catalog = frame.catalog_path()
     navigation = {title: [(page, st_page(page, first)) for page in pages] for title, pages in sections().items()}
     listed = [pair for pairs in navigation.values() for pair in pairs]
@@ -30,9 +35,10 @@ def run(first: str | None = None) -> None:
     # expanded: every page listed (Streamlit folds a long list behind "View more", hiding the sections below)
     chosen = st.navigation({title: [shown for _, shown in pairs] for title, pairs in navigation.items()},
                            expanded=True)
-    if next(page for page, shown in listed if shown == chosen).reads_runs:
+    page = next(page for page, shown in listed if shown == chosen)
+    if page.reads_runs:
         frame.ensure_dataset(catalog)
-    frame.run_picker(catalog)
+    frame.run_picker(catalog, game_of(page))
     for game, why in BROKEN.items():  # the other games' pages work: say why this one is missing
         st.sidebar.error(f"{game} cannot be loaded, so its pages are missing: {why}", icon=":material/error:")
     chosen.run()

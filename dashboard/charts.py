@@ -84,14 +84,21 @@ def win_rates(rates: pd.DataFrame, key: str, title: str, expected: float | None 
                                      legendgroup="fair", showlegend=i == 0,
                                      hovertemplate="fair share %{y:.0%}<extra></extra>"))
     if expected is not None:
-        # The label sits on the bars of the last seat: a white ground keeps it readable.
-        fig.add_hline(y=expected, line_dash="dot", line_color="#555", annotation_text=f"fair share {expected:.0%}",
-                      annotation_bgcolor="rgba(255,255,255,0.85)")
+        fair_line(fig, expected)
     fig.update_layout(barmode="group", scattermode="group", hovermode="closest")
     if categories is not None:  # a game's own order (the query sorts them by name)
         fig.update_xaxes(categoryorder="array", categoryarray=list(categories))
     fig.update_yaxes(tickformat=".0%", rangemode="tozero")
     return layout(fig, title, key_title or KEY_TITLES[key], "win rate (95% CI)")
+
+
+def fair_line(fig: go.Figure, rate: float, legend: bool = True, **where) -> None:
+    """The win rate of a fair game as a dotted line, named in the legend (a label on the plot would
+    sit on a bar); ``where``: a subplot's ``row`` and ``col``."""
+    fig.add_hline(y=rate, line_dash="dot", line_color="#555", **where)
+    if legend:
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=f"fair share {rate:.0%}",
+                                 line={"dash": "dot", "color": "#555"}, hoverinfo="skip"))
 
 
 def _seat_panels(seats: pd.DataFrame, column: str, low: str, high: str, title: str, y_title: str, lineups=None,
@@ -117,10 +124,7 @@ def _seat_panels(seats: pd.DataFrame, column: str, low: str, high: str, title: s
                           row=1, col=col)
             shown.add(lineup)
         if rate and len(mine):
-            players = int(mine["seat"].max()) + 1
-            label = {"annotation_text": f"fair share {1 / players:.0%}", "annotation_bgcolor": "rgba(255,255,255,0.85)"}
-            fig.add_hline(y=1 / players, line_dash="dot", line_color="#555", row=1, col=col,
-                          **(label if col == len(setups) else {}))
+            fair_line(fig, 1 / (int(mine["seat"].max()) + 1), legend=col == len(setups), row=1, col=col)
     if not rate:
         fig.add_hline(y=0, line_color="#555", line_width=1)
     fig.update_layout(barmode="group", hovermode="closest")

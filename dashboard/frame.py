@@ -2,10 +2,15 @@
 the sidebar's run picker. Pages read the picked run with ``selected_run()``; ``select_run`` picks one
 (a link to a game of another run).
 
+The picker shows only the runs of the game whose page is open (a generic page, such as League, has
+its own chooser): each game keeps its own choice, and a first visit picks the game's newest run that
+is not a league, so a league just played is never shown on the explorer unasked.
+
 Environment variables (so tests and other machines can point the app elsewhere):
-``IMPERIAL_LAB_CATALOG`` the catalogue file (default: lab.duckdb in the user folder, imperial_lab.core.files), ``IMPERIAL_LAB_SETUPS`` the
-folder of custom setups (imperial_lab.core.setups.custom_folder; default: each game's own), ``IMPERIAL_LAB_DEFAULT_GAMES`` the games per setup and
-line-up of the first-start dataset (default imperial_lab.dashboard.simulations.DEFAULT_GAMES, read there).
+``IMPERIAL_LAB_CATALOG`` the catalogue file (default: lab.duckdb in the user folder, imperial_lab.core.files),
+``IMPERIAL_LAB_SETUPS`` the folder of custom setups (imperial_lab.core.setups.custom_folder; default: each
+game's own), ``IMPERIAL_LAB_DEFAULT_GAMES`` the games per setup and line-up of the first-start runs (default:
+each game's ``DATASET``, imperial_lab.dashboard.simulations).
 """
 
 from __future__ import annotations
@@ -22,7 +27,9 @@ from imperial_lab.core.errors import ImperialError
 from imperial_lab.core.registry import plugin
 from imperial_lab.dashboard import cache, simulations
 
-RUN_KEY = "run"
+RUN_KEY = "run"  # the picker's widget; the run chosen for each game is kept under KEPT_RUN + game
+KEPT_RUN = "run_of:"
+GAME_KEY = "run_game"  # the game whose page runs now (None on a generic page)
 PENDING_RUN_KEY = "run_pending"  # a run to select in the picker when it is drawn next (select_run)
 # Sessions share the server process: two browsers opening a fresh lab at once play its dataset once.
 _FIRST_START = threading.Lock()
@@ -87,16 +94,41 @@ def code_span(text: str) -> str:
     return f"{fence} {text} {fence}"
 
 
-def run_picker(catalog: Path) -> None:
-    """The sidebar's choice of run (newest first), shared by the pages through ``selected_run``."""
-    runs = cache.runs(catalog).set_index("name")
+def game_runs(catalog, game: str):
+    """The catalogue's runs of ``game`` (the runs table, newest first)."""
+    runs = cache.runs(catalog)
+    return runs[runs["game"] == game]
+
+
+def default_run(runs) -> str | None:
+    """The run a page of a game shows unasked: its newest run that is not a league (a league seats
+    bots by turns: its games are no example of one line-up), else its newest."""
     if runs.empty:
-        st.sidebar.info("No runs in the catalogue.")
+        return None
+    plain = runs[~runs["rotate"].astype(bool)]
+    return (plain if not plain.empty else runs)["name"].iloc[0]
+
+
+def run_picker(catalog: Path, game: str | None) -> None:
+    """The sidebar's choice among ``game``'s runs (newest first), shared by that game's pages through
+    ``selected_run``; nothing on a generic page (``game`` None)."""
+    st.session_state[GAME_KEY] = game
+    if game is None:
+        st.sidebar.caption(f"Catalogue: `{catalog}`")
         return
-    if PENDING_RUN_KEY in st.session_state:
-        st.session_state[RUN_KEY] = st.session_state.pop(PENDING_RUN_KEY)
-    name = st.sidebar.selectbox("Run", list(runs.index), key=RUN_KEY,
-                                help="the batch of games the pages show (imperial simulate / import)")
+    runs = game_runs(catalog, game).set_index("name")
+    if runs.empty:
+        st.sidebar.info(f"No {plugin(game).title} runs in the catalogue.")
+        return
+    kept = KEPT_RUN + game
+    if PENDING_RUN_KEY in st.session_state and st.session_state[PENDING_RUN_KEY] in runs.index:
+        st.session_state[kept] = st.session_state.pop(PENDING_RUN_KEY)
+    if st.session_state.get(kept) not in runs.index:
+        st.session_state[kept] = default_run(runs.reset_index())
+    st.session_state[RUN_KEY] = st.session_state[kept]
+    name = st.sidebar.selectbox("Run", list(runs.index), key=RUN_KEY, on_change=_keep_run, args=(kept,),
+                                help=f"the batch of {plugin(game).title} games the pages show (imperial simulate "
+                                     "/ import)")
     row = runs.loc[name]
     bots = lineup_text(row["bots"], row["rotate"])  # a league: its entrants, not the first game's seats
     setup = row["setup"] if isinstance(row["setup"], str) else "mixed"  # an import has none (null, read as NaN)
@@ -105,8 +137,15 @@ def run_picker(catalog: Path) -> None:
     st.sidebar.caption(f"Catalogue: `{catalog}`")
 
 
+def _keep_run(kept: str) -> None:
+    st.session_state[kept] = st.session_state[RUN_KEY]
+
+
 def selected_run() -> str | None:
-    return st.session_state.get(RUN_KEY)
+    """The run the sidebar picked for the game of the page that runs now (None on a generic page or
+    without runs)."""
+    game = st.session_state.get(GAME_KEY)
+    return None if game is None else st.session_state.get(KEPT_RUN + game)
 
 
 def select_run(name: str) -> None:

@@ -34,6 +34,18 @@ class Page:
         return self.url or self.path.stem
 
 
+@dataclass(frozen=True)
+class Dataset:
+    """The runs a game's pages show on a fresh start (dashboard/simulations.py plays them before the
+    first page that reads runs): ``games`` games of each setup of ``setups`` under each default
+    line-up, with ``players`` players (None: the setup's own count). A game's ``pages`` part names
+    it as ``DATASET``."""
+
+    setups: tuple[str, ...]
+    games: int
+    players: int | None = None
+
+
 GENERIC = (Page(VIEWS / "league.py", "League", ":material/leaderboard:"),)
 GENERIC_SECTION = "Lab"  # the navigation's section of the generic pages
 
@@ -49,6 +61,11 @@ def sections() -> dict[str, list[Page]]:
     registry, then the generic pages. Pages have distinct URLs (``Page.url_path``)."""
     found = {GAMES[game].title: pages for game in GAMES if (pages := game_pages(game))}
     return {**found, GENERIC_SECTION: list(GENERIC)}
+
+
+def game_of(page: Page) -> str | None:
+    """The game whose pages hold ``page``; None for a generic page."""
+    return next((game for game in GAMES if page in game_pages(game)), None)
 
 
 def all_pages(game: str = DEFAULT_GAME) -> list[Page]:

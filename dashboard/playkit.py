@@ -6,6 +6,7 @@ the game itself (the board, the choices, the moves in words) stays the page's ow
     session = KIT.choose_game(new_game)   # this browser's game, or the address's; New game and Resume
     KIT.advance(session)                  # the bots' replies (unless watched move by move), then saved
     KIT.controls(session)                 # who plays what; Undo, Save, "watch the bots"
+    KIT.what_happened(KIT.since_last(session, me, 40), lines_of)   # the moves since me's last decision
     KIT.notice()                          # what the last click did (an undo, a resume)
     if KIT.hand_over(session): return     # hot-seat with hidden hands: pass the device first
     me = KIT.viewer(session)              # whose eyes the page is for
@@ -39,6 +40,7 @@ from imperial_lab.core.errors import ImperialError, LogError, SetupError
 from imperial_lab.core.interface import CHANCE, seat_name
 from imperial_lab.core.registry import plugin
 from imperial_lab.core.session import PlaySession
+from imperial_lab.core.words import count
 from imperial_lab.dashboard import frame
 
 PERSON = "a person"  # a seat's choice for a person, beside the bots' names
@@ -46,6 +48,14 @@ QUERY, WATCH_QUERY = "game", "watch"  # the address's game id; watching the bots
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 SLOW_SECONDS = 0.3  # bots' replies that take longer say who is thinking
 _MARKDOWN = str.maketrans({c: "\\" + c for c in "\\`*_[]<>#|~$"})
+
+
+def _ago(seconds: float) -> str:
+    """``just now``, ``5 minutes ago``, ``3 hours ago``, ``2 days ago``."""
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size:
+            return f"{count(int(seconds // size), unit)} ago"
+    return "just now"
 
 
 def md(text: str) -> str:
@@ -92,6 +102,49 @@ def load_game(folder: Path, game_id: str) -> PlaySession | None:
     return PlaySession.from_log(path.read_text(encoding="utf-8", errors="replace"), name=path.name)
 
 
+@dataclass(frozen=True)
+class Saved:
+    """A game of ``play/`` as the list of games in progress shows it."""
+
+    game_id: str
+    modified: float  # seconds since the epoch
+    players: int
+    people: tuple[int, ...]  # the seats of people
+    actions: int
+    to_move: int | None  # the person whose decision the game waits for (None: a bot or chance)
+
+
+def games_in_progress(folder: Path, game: str, most: int = 20) -> list[Saved]:
+    """The ``most`` newest games of ``game`` in ``folder`` that are not over, newest first; a file that
+    cannot be replayed is left out (the address still says why when it is opened)."""
+    files = sorted(Path(folder).glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True) \
+        if Path(folder).is_dir() else []
+    found = []
+    for path in files:
+        if len(found) >= most:
+            break
+        saved = _saved(str(path), path.stat().st_mtime, game)
+        if saved is not None:
+            found.append(saved)
+    return found
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _saved(path: str, modified: float, game: str) -> Saved | None:
+    """One saved game (cached by its file's change time: a game is replayed once per change)."""
+    text = Path(path).read_text(encoding="utf-8", errors="replace")
+    if f'"game": "{game}"' not in text.split("\n", 1)[0]:
+        return None
+    try:
+        session = PlaySession.from_log(text, name=Path(path).name)
+    except ImperialError:
+        return None
+    if session.is_over() or not session.humans:
+        return None
+    return Saved(Path(path).stem, modified, session.game.num_players, tuple(sorted(session.humans)),
+                 len(session.actions), session.waiting_for())
+
+
 # ----- the kit -----
 
 @dataclass(frozen=True)
@@ -127,12 +180,29 @@ class PlayKit:
 
     # ----- which game -----
 
+    def page(self, title: str, new_game: Callable[[], None], game: Callable[[PlaySession], None]) -> None:
+        """A Play page whose game is drawn at once: ``title``, the top (``choose_game``), then
+        ``game(session)``; an ImperialError of the game is said in one box, the page goes on."""
+        st.title(title)
+        session = self.choose_game(new_game)
+        if session is None:
+            return
+        try:
+            game(session)
+        except ImperialError as exc:
+            frame.show_error("The game cannot go on.", exc)
+
     def choose_game(self, new_game: Callable[[], None]) -> PlaySession | None:
         """The page's top: the game of this browser session or of the address (``current``), the
         New game expander (``new_game()`` draws its form) and Resume. Without a game, what to do."""
         session = self.current()
         with st.expander("New game", expanded=session is None, icon=":material/add:"):
             new_game()
+        waiting = [g for g in games_in_progress(self.folder(), self.game) if g.game_id != self.game_id()]
+        if waiting:
+            with st.expander(f"Your games in progress ({len(waiting)})", expanded=session is None,
+                             icon=":material/pending_actions:"):
+                self.in_progress(waiting)
         with st.expander("Resume a saved game", icon=":material/upload_file:"):
             self.resume_form()
         if session is None:
@@ -200,6 +270,29 @@ class PlayKit:
                 return
             st.session_state[self.key("saved")] = mark
             st.session_state.pop(self.key("unsaved"), None)
+
+    def in_progress(self, games: list[Saved]) -> None:
+        """A line per game in progress on this computer (``play/`` in the user folder), newest first,
+        each with a button that goes on with it."""
+        now = time.time()
+        for g in games:
+            text, button = st.columns([4, 1], vertical_alignment="center")
+            people = ", ".join(self.label(p) for p in g.people)
+            turn = f"{self.label(g.to_move)} to decide" if g.to_move is not None else "the bots to move"
+            text.markdown(f"**{_ago(now - g.modified)}** · {g.players} players, {people} played by "
+                          f"{'a person' if len(g.people) == 1 else 'people'} · {count(g.actions, 'action')} · {turn}")
+            button.button("Go on", key=self.key(f"resume_{g.game_id}"), icon=":material/play_arrow:",
+                          on_click=self._go_on, args=(g.game_id,), width="stretch")
+
+    def _go_on(self, game_id: str) -> None:
+        """Open the saved game ``game_id`` (a callback: the page then runs with it)."""
+        try:
+            session = self._load(game_id)
+        except LogError as exc:
+            self._tell("error", f"The saved game {frame.code_span(game_id)} cannot be replayed.", str(exc))
+            return
+        if session is not None:
+            self.adopt(game_id, session, saved=True)
 
     # ----- a new game's seats -----
 
@@ -300,8 +393,8 @@ class PlayKit:
             self._tell("info", "Nothing to undo: no person has decided yet.")
             return
         later = undone.later
-        after = f" and the {later} move{'s' if later > 1 else ''} after it" if later else ""
-        what = f"{md(self.words(undone.text))} (`{undone.text}`)"
+        after = f" and the {count(later, 'move')} after it" if later else ""
+        what = f"decision “{md(self.words(undone.text))}” (`{undone.text}`)"
         if self.hidden and self.viewer(session) != undone.player:  # another person's choice stays private
             what = "last decision"
         self._tell("info", f"Undone: {self.label(undone.player)}'s {what}{after}.")
@@ -397,6 +490,24 @@ class PlayKit:
             frame.show_error(title, message)
         else:
             getattr(st, kind)(title)
+
+    # ----- what happened -----
+
+    def since_last(self, session: PlaySession, me: int | None, most: int) -> list:
+        """The moves (``Step``) since ``me``'s last decision, of the ``most`` last ones (all of them
+        when ``me`` has not decided among those)."""
+        history = session.history(max(0, len(session.actions) - most))
+        last = next((k for k in range(len(history) - 1, -1, -1) if history[k].player == me), -1)
+        return history[last + 1:]
+
+    def what_happened(self, steps: list, lines_of: Callable[[object], list[str]], height: int = 300) -> None:
+        """The moves since the viewer's last decision, each as the page's Markdown lines
+        (``lines_of(step)``: the viewer's words for it), in a box of ``height`` pixels that scrolls."""
+        if not steps:
+            return
+        with st.expander(f"What happened ({count(len(steps), 'move')} since your last)", expanded=True):
+            with st.container(height=height):
+                st.markdown("\n".join(line for step in steps for line in lines_of(step)))
 
     # ----- hot-seat with hidden information -----
 

@@ -1,6 +1,7 @@
-"""The parts every game's runs page shares (Imperia's, Imperial Powers'): choosing one of the game's
-runs, the player count to compare, and the line that says n, what was left out and which bots
-played (what a page finds holds for those bots only). No game is imported here."""
+"""The parts every game's runs page shares (Imperia's, Imperial Powers'): the game's run the sidebar
+picked (imperial_lab.dashboard.frame), the player count to compare, and the line that says n, what
+was left out and which bots played (what a page finds holds for those bots only). No game is
+imported here."""
 
 from __future__ import annotations
 
@@ -12,12 +13,24 @@ from imperial_lab.core.registry import plugin
 from imperial_lab.dashboard import cache, frame
 
 
-def open_run(catalog, game: str, keys: tuple[str, str], make_one: str, overview) -> tuple[str, int] | None:
-    """The top of a runs page: the run of ``game`` and the player count to compare (``keys``: their
-    widgets' keys), with the scope line, as ``(run, players)``; None when there is nothing to show
-    (said why). ``overview(catalog, run)`` is the page's query of the run's games by players, status
-    and bots."""
-    row = choose_run(catalog, game, keys[0], make_one)
+def show(title: str, game: str, players_key: str, make_one: str, overview, parts) -> None:
+    """A runs page: ``title``, the top (``open_run``), then each of ``parts`` (``part(catalog, run,
+    players)``: a finding of the run, drawn)."""
+    st.title(title)
+    catalog = frame.catalog_path()
+    opened = open_run(catalog, game, players_key, make_one, overview)
+    if opened is None:
+        return
+    for part in parts:
+        part(catalog, *opened)
+
+
+def open_run(catalog, game: str, players_key: str, make_one: str, overview) -> tuple[str, int] | None:
+    """The top of a runs page: the run of ``game`` the sidebar picked and the player count to compare
+    (``players_key``: its widget's key), with the scope line, as ``(run, players)``; None when there
+    is nothing to show (said why). ``overview(catalog, run)`` is the page's query of the run's games by
+    players, status and bots."""
+    row = chosen_run(catalog, game, make_one)
     if row is None:
         return None
     try:
@@ -25,7 +38,7 @@ def open_run(catalog, game: str, keys: tuple[str, str], make_one: str, overview)
     except ImperialError as exc:  # e.g. a run folder that has gone since it was registered
         frame.show_error(f"The games of {frame.code_span(row.name)} cannot be read.", exc)
         return None
-    players = choose_players(games, keys[1])
+    players = choose_players(games, players_key)
     if players is None:
         st.info(f"Run {row.name} has no finished game yet.")
         return None
@@ -33,27 +46,20 @@ def open_run(catalog, game: str, keys: tuple[str, str], make_one: str, overview)
     return row.name, players
 
 
-def choose_run(catalog, game: str, key: str, make_one: str):
-    """The run of ``game`` shown (a row of the runs table), or None (said what to do) when there is
-    none. On a first visit the sidebar's run if it is this game's, else the newest. ``make_one`` is a
-    command that plays one (after ``.venv/bin/``)."""
-    title = plugin(game).title
-    runs = cache.runs(catalog)
-    runs = runs[runs["game"] == game]
-    if runs.empty:
-        st.info(f"The catalogue has no {title} run. Play one, e.g.\n\n"
+def chosen_run(catalog, game: str, make_one: str):
+    """The run of ``game`` the sidebar picked (a row of the runs table), or None (said what to do) when
+    the catalogue has none. ``make_one`` is a command that plays one (after ``.venv/bin/``)."""
+    runs = frame.game_runs(catalog, game).set_index("name")
+    name = frame.selected_run()
+    if name not in runs.index:
+        name = frame.default_run(runs.reset_index())
+    if name is None:
+        st.info(f"The catalogue has no {plugin(game).title} run. Play one, e.g.\n\n"
                 f"```bash\n.venv/bin/{make_one}\n```\n\n(`--catalog` or `IMPERIAL_LAB_CATALOG` names the "
                 "catalogue; this page reads the one the sidebar names), then reload this page.")
         return None
-    names = list(runs["name"])
-    if st.session_state.get(key) not in names:
-        picked = frame.selected_run()
-        st.session_state[key] = picked if picked in names else names[0]
-    rows = runs.set_index("name")
-    name = st.selectbox("Run", names, key=key, help=f"a run of {title} games (imperial simulate --game {game})",
-                        format_func=lambda n: f"{n} · {rows.loc[n, 'games']} games · "
-                                              f"{lineup_text(rows.loc[n, 'bots'], rows.loc[n, 'rotate'])}")
-    return rows.loc[name]
+    st.caption(f"Run **{name}** (the sidebar picks another)")
+    return runs.loc[name]
 
 
 def choose_players(overview, key: str) -> int | None:

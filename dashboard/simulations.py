@@ -1,12 +1,14 @@
-"""Runs the dashboard plays itself: the default dataset of a first start, the new runs of a
-comparison and the leagues of the League page. No Streamlit here: progress goes to a callback (or,
-before the server starts, to a progress bar in the terminal).
+"""Runs the dashboard plays itself: the default dataset of a first start (each game's ``DATASET``,
+so that no page of any game is empty), the new runs of a comparison and the leagues of the League
+page. No Streamlit here: progress goes to a callback (or, before the server starts, to a progress
+bar in the terminal).
 
 They are ordinary runs (imperial_lab.core.simulate) in the folder ``runs/`` next to the catalogue, registered in
-it and named after what they hold (``SETUP-BOT-GAMES-sSEED``; a rotating line-up of one ``BOT`` seat
-among ``REST`` bots: ``SETUP-BOT+REST-rot-GAMES-sSEED``, a spec's colons written as underscores). Asking
-for the same games again finds the finished run and returns at once, because simulate resumes a run
-instead of playing it again.
+it and named after what they hold (``SETUP-BOT-GAMES-sSEED``, a game's default setup named by the game:
+``imperia-heuristic-40-s1``; a rotating line-up of one ``BOT`` seat among ``REST`` bots:
+``SETUP-BOT+REST-rot-GAMES-sSEED``, a spec's colons written as underscores). Asking for the same games
+again finds the finished run and returns at once, because simulate resumes a run instead of playing
+it again.
 
 A comparison is a grid of setups × line-ups (``simulate_grid``, imperial_lab.core.compare): a line-up is one bot in
 every seat (the heuristic bots, or random bots as the control), or one seat of a search bot turned by
@@ -27,13 +29,13 @@ from tqdm import tqdm
 from imperial_lab.core import runstore
 from imperial_lab.core.bots import bot_classes, canonical_spec
 from imperial_lab.core.catalog import default_catalog
-from imperial_lab.core.registry import plugin
+from imperial_lab.core.registry import DEFAULT_GAME, GAMES, plugin
 from imperial_lab.core.setups import load_setup
 from imperial_lab.core.simulate import simulate
 from imperial_lab.dashboard import queries
+from imperial_lab.dashboard.pages import Dataset
 
-DEFAULT_GAMES = 150  # per setup and line-up: a first start plays 600 games (heuristic and random bots)
-DEFAULT_GAMES_ENV = "IMPERIAL_LAB_DEFAULT_GAMES"
+DEFAULT_GAMES_ENV = "IMPERIAL_LAB_DEFAULT_GAMES"  # games per setup and line-up of every game's first-start runs
 DEFAULT_SEED = 1
 # Progress moves once per chunk (imperial_lab.core.simulate reports finished chunks): a few games, a fraction of a
 # second. Long runs get longer chunks, since every chunk adds a file per table to each query of the run.
@@ -53,14 +55,22 @@ SEARCH_GAMES = 60  # per cell with a search bot: its intervals are wider than th
 CONTROL_BOT = "random"  # the control line-up: random bots in every seat
 
 
-def default_bot() -> str:
-    """The bot of the dashboard's own runs: the heuristic bot, random where it is not available."""
-    return "heuristic" if "heuristic" in bot_classes() else "random"
+def default_bot(game: str | None = None) -> str:
+    """The bot of the dashboard's own runs of ``game``: the heuristic bot, random where it has none."""
+    return "heuristic" if "heuristic" in bot_classes(plugin(game).name) else "random"
 
 
-def default_games() -> int:
-    """Games per setup of the first-start dataset: IMPERIAL_LAB_DEFAULT_GAMES, or DEFAULT_GAMES."""
-    return int(os.environ.get(DEFAULT_GAMES_ENV) or DEFAULT_GAMES)
+def datasets() -> dict[str, Dataset]:
+    """The first start's runs of every game whose pages name some (``DATASET``), the default game's
+    first; IMPERIAL_LAB_DEFAULT_GAMES sets the games per setup and line-up of every game."""
+    found = {}
+    for game in sorted(GAMES, key=lambda name: name != DEFAULT_GAME):
+        module = GAMES[game].part("pages")
+        dataset = getattr(module, "DATASET", None) if module is not None else None
+        if dataset is not None:
+            games = os.environ.get(DEFAULT_GAMES_ENV)
+            found[game] = Dataset(dataset.setups, int(games), dataset.players) if games else dataset
+    return found
 
 
 def runs_folder(catalog) -> Path:
@@ -94,10 +104,11 @@ class Lineup:
         text = self.bot if self.rest is None else f"{self.bot}+{self.rest}-rot"
         return text.replace(":", "_")
 
-    def canonical(self) -> Lineup:
-        """The same line-up with canonical specs (SetupError for a bad one), so two spellings share a run."""
-        return Lineup(canonical_spec(self.bot, "line-up"), None if self.rest is None else canonical_spec(self.rest,
-                                                                                                       "line-up"))
+    def canonical(self, game: str | None = None) -> Lineup:
+        """The same line-up with canonical specs of ``game``'s bots (SetupError for a bad one), so two
+        spellings share a run."""
+        rest = None if self.rest is None else canonical_spec(self.rest, "line-up", game)
+        return Lineup(canonical_spec(self.bot, "line-up", game), rest)
 
 
 def every_seat(bot: str) -> Lineup:
@@ -109,16 +120,19 @@ def one_seat(bot: str = SEARCH_BUDGET, rest: str | None = None) -> Lineup:
     return Lineup(bot, rest or default_bot())
 
 
-def run_name(setup: str, lineup, games: int, seed: int) -> str:
-    """``SETUP-LINEUP-GAMES-sSEED``; ``lineup`` is a Lineup or a bot spec (that bot in every seat)."""
+def run_name(setup: str, lineup, games: int, seed: int, game: str | None = None) -> str:
+    """``SETUP-LINEUP-GAMES-sSEED``; ``lineup`` is a Lineup or a bot spec (that bot in every seat). A
+    game's default setup is named by the game (``imperia-heuristic-40-s1``): every game has one."""
     slug = lineup.slug if isinstance(lineup, Lineup) else every_seat(lineup).slug
-    return f"{Path(setup).stem}-{slug}-{games}-s{seed}"
+    owner = plugin(game)
+    stem = owner.name if setup == owner.default_setup and owner.part("setups") is None else Path(setup).stem
+    return f"{stem}-{slug}-{games}-s{seed}"
 
 
-def default_lineups() -> list[Lineup]:
+def default_lineups(game: str | None = None) -> list[Lineup]:
     """The line-ups of the first-start dataset: the default bot in every seat, and random bots as the
     control (what a seat is worth when nobody plays well)."""
-    bots = list(dict.fromkeys([default_bot(), CONTROL_BOT]))
+    bots = list(dict.fromkeys([default_bot(game), CONTROL_BOT]))
     return [every_seat(bot) for bot in bots]
 
 
@@ -130,7 +144,7 @@ def prepare_default_dataset(catalog=None, progress: bool = True) -> list[str]:
     if not needs_default_dataset(queries.runs(catalog)):
         return []
     print(first_start_note(catalog), file=sys.stderr, flush=True)
-    total = default_games() * len(dataset_setups()) * len(default_lineups())
+    total = sum(d.games * len(d.setups) * len(default_lineups(game)) for game, d in datasets().items())
     with tqdm(total=total, unit="game", desc="Default dataset", file=sys.stderr, disable=not progress,
               dynamic_ncols=True) as bar:
         return play_default_dataset(catalog, on_progress=lambda done, _: bar.update(done - bar.n))
@@ -141,57 +155,79 @@ def needs_default_dataset(runs) -> bool:
     it has no runs, or only runs of the default dataset and one of them is missing or unfinished (a
     first start stopped by Ctrl-C). A catalogue with runs of its own never gets it."""
     names = set(runs["name"])
-    expected = set(default_run_names())
+    expected = set(all_default_run_names())
     if names - expected:
         return False
     complete = set(runs.loc[runs["status"] == "complete", "name"])
     return complete != expected
 
 
-def default_run_names() -> list[str]:
-    """The runs of the first-start dataset, in the order they are played: each line-up under each setup."""
-    return [run_name(setup, lineup, default_games(), DEFAULT_SEED) for lineup in default_lineups()
-            for setup in dataset_setups()]
+def default_run_names(game: str | None = None) -> list[str]:
+    """The first-start runs of ``game`` (default: the default game's, the grid the Compare page shows
+    first), in the order they are played: each line-up under each setup."""
+    name = plugin(game).name
+    dataset = datasets().get(name)
+    if dataset is None:
+        return []
+    return [run_name(setup, lineup, dataset.games, DEFAULT_SEED, name) for lineup in default_lineups(name)
+            for setup in dataset.setups]
+
+
+def all_default_run_names() -> list[str]:
+    """The first-start runs of every game, in the order they are played."""
+    return [name for game in datasets() for name in default_run_names(game)]
 
 
 def first_start_note(catalog) -> str:
-    bots = " and ".join(f"{lineup.bot} bots" for lineup in default_lineups())
-    return (f"First start: playing the default dataset into {catalog}: {default_games()} games of {bots} in every "
-            f"seat under each of the setups {', '.join(dataset_setups())}. Later starts skip this.")
+    parts = [f"{plugin(game).title}: {d.games} games of each line-up ({' and '.join(l.bot for l in default_lineups(game))}"
+             f" bots) under {', '.join(d.setups)}" for game, d in datasets().items()]
+    return f"First start: playing the default runs into {catalog}. {'; '.join(parts)}. Later starts skip this."
 
 
 def play_default_dataset(catalog, on_progress=None) -> list[str]:
-    """The default dataset (dataset_setups × default_lineups), from the game's own setups, whatever
-    IMPERIAL_LAB_SETUPS says."""
-    return simulate_grid(catalog, dataset_setups(), default_lineups(), default_games(), on_progress=on_progress)
+    """Every game's first-start runs (its setups × default_lineups), from the game's own setups,
+    whatever IMPERIAL_LAB_SETUPS says. ``on_progress(done, total)`` counts every game's games."""
+    plan = datasets()
+    total = sum(d.games * len(d.setups) * len(default_lineups(game)) for game, d in plan.items())
+    names, done = [], 0
+    for game, dataset in plan.items():
+        report = None if on_progress is None else (lambda k, _, before=done: on_progress(before + k, total))
+        # The control first: the newest run, which a page shows first (frame.default_run), is then the
+        # default bot's.
+        names += simulate_grid(catalog, dataset.setups, default_lineups(game)[::-1], dataset.games,
+                               on_progress=report, game=game, players=dataset.players)
+        done += dataset.games * len(dataset.setups) * len(default_lineups(game))
+    return names
 
 
-def dataset_setups() -> tuple[str, ...]:
-    """The setups of the first start's dataset: those the default game's pages name (``DATASET_SETUPS``),
-    else its default setup. The dataset is the default game's (Imperial 2030's)."""
-    game = plugin()
-    return getattr(game.part("pages"), "DATASET_SETUPS", (game.default_setup,))
+def dataset_setups(game: str | None = None) -> tuple[str, ...]:
+    """The setups of ``game``'s first-start runs (default: the default game's)."""
+    owner = plugin(game)
+    dataset = datasets().get(owner.name)
+    return dataset.setups if dataset is not None else (owner.default_setup,)
 
 
 def simulate_grid(catalog, setups, lineups, games: int, search_games: int = SEARCH_GAMES, seed: int = DEFAULT_SEED,
-                  setups_dir=None, on_progress=None) -> list[str]:
+                  setups_dir=None, on_progress=None, game: str | None = None, players: int | None = None) -> list[str]:
     """Play every cell of the grid ``setups`` × ``lineups`` (Lineup, or a bot spec for that bot in every
-    seat): ``games`` games per cell, ``search_games`` for a line-up with a search bot. Returns the run
+    seat) of ``game`` (default: the default game): ``games`` games per cell, ``search_games`` for a
+    line-up with a search bot, each with ``players`` players (None: the setup's). Returns the run
     names, line-up by line-up. ``on_progress(done, total)`` counts the games of all cells together.
     Every spec and setup is checked before the first game (SetupError)."""
-    lineups = [(lineup if isinstance(lineup, Lineup) else every_seat(lineup)).canonical() for lineup in lineups]
+    game = plugin(game).name
+    lineups = [(lineup if isinstance(lineup, Lineup) else every_seat(lineup)).canonical(game) for lineup in lineups]
     sources = {setup: _setup_source(setup, setups_dir) for setup in setups}
-    players = {setup: load_setup(source)["players"] for setup, source in sources.items()}
+    seats = {setup: load_setup(source, players, game=game)["players"] for setup, source in sources.items()}
     cells = [(setup, lineup, search_games if lineup.search else games) for lineup in lineups for setup in setups]
     total, done, names = sum(n for _, _, n in cells), 0, []
     with _PLAYING:
         for setup, lineup, n in cells:
             report = None if on_progress is None else (lambda k, _, before=done: on_progress(before + k, total))
-            name = run_name(setup, lineup, n, seed)
+            name = run_name(setup, lineup, n, seed, game)
             folder = runs_folder(catalog) / name
-            simulate(folder, n, None, sources[setup], lineup.bots(players[setup]), seed,
+            simulate(folder, n, seats[setup], sources[setup], lineup.bots(seats[setup]), seed,
                      workers=_workers(n, lineup.search), chunk_size=_chunk_size(folder, n, lineup.search),
-                     catalog=catalog, progress=False, on_progress=report, rotate=lineup.rotate)
+                     catalog=catalog, progress=False, on_progress=report, rotate=lineup.rotate, game=game)
             done += n
             names.append(name)
     return names

@@ -1,25 +1,27 @@
-"""Render benchmark of the dashboard on 10,000-game runs: prints figures, asserts nothing (target < 2 s
-per page).
+"""Every dashboard page's time in a real browser, on the lab a first start makes (target: every page
+under 2 s from a warm cache and under 4 s from a cold one at idle, and no page over twice that with two
+busy processes beside it). Prints figures with the load they were measured at; asserts nothing.
 
-    .venv/bin/python scripts/bench_dashboard.py               # first time: plays the runs (~11 min on 2 cores)
-    .venv/bin/python scripts/bench_dashboard.py --no-browser  # AppTest only
-    .venv/bin/python scripts/bench_dashboard.py --games 200 --only-explorer  # the explorer's step times
+    .venv/bin/python scripts/bench_dashboard.py                   # idle, then beside two busy processes
+    .venv/bin/python scripts/bench_dashboard.py --busy 0          # idle only
+    .venv/bin/python scripts/bench_dashboard.py --home /tmp/lab --pages explorer,power,lessons
+    .venv/bin/python scripts/bench_dashboard.py --explorer-steps 20   # the explorer's steps (→, ←) too
+    .venv/bin/python scripts/bench_dashboard.py --server-cpu --busy 0 --pages none   # the server's CPU only
 
-1. The runs: 10,000 heuristic 4-player games of the standard setup (runs/bench10k) and as many of
-   three_nations_each (runs/bench10k_three_nations, so that the Compare page has two runs to compare), in a
-   catalogue of their own (data/bench10k.duckdb). A finished run is reused: simulate resumes it,
-   which costs nothing.
-2. AppTest: each page rendered by Streamlit in this process, cold (Streamlit's caches cleared
-   first) and warm (the same page run again), as the median of ``--repeats``.
-3. Browser: a fresh server and Debian's chromium, the app loaded once (timed apart); then each page
-   opened from the sidebar and timed until its content is drawn (its plotly charts drawn by
-   plotly.js, the page settled), in three rounds: first visits (with the server's one-off imports
-   of the page's modules), cold (the caches cleared from the app's menu) and warm.
-4. The explorer in the browser (issue 11's targets: a step under 300 ms, a game's first view under
-   1.5 s): a game opened by its link (``?run=..&game=..``) timed until its board is drawn
-   and the page settled, once on a fresh server (with the server's imports) and then for other
-   games; then ``--steps`` presses of the → key (Next) and as many of ← (Back), each timed from the
-   key press until the new turn's heading and board are drawn and the page has settled.
+1. The lab: a user folder (``--home``, default a temporary one) whose catalogue holds the first
+   start's default runs of every game (dashboard/simulations.py); a folder without them gets them
+   played first, timed like ``imperial dashboard`` plays them (wall time, the CPU time it took, and
+   the load: on an idle machine the wall time is about the CPU time).
+2. The pages: a fresh server and Debian's chromium; each page of the navigation in turn, opened from
+   the sidebar and timed from the click until the page is drawn (its title shown, every Plotly chart
+   drawn by plotly.js, its script finished by the app's own run state, nothing stale or loading), in
+   three visits: the first (the server imports the page's modules then), cold (after the app menu's
+   Clear cache) and warm (again).
+3. ``--busy N`` (default 2): the same visits with N processes that keep a core busy each, side by
+   side in the same run, so the two sets of figures compare as ratios.
+4. ``--server-cpu``: each page's script run under AppTest in this process, the CPU seconds it took
+   cold (caches cleared; a page's modules are imported on its first run) and warm (run again): the
+   server's share of a page's time, which a busy machine stretches but does not change.
 """
 
 from __future__ import annotations
@@ -27,203 +29,208 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import streamlit as st  # noqa: E402  (after the path set-up, so the script runs from a checkout)
 from playwright.sync_api import expect  # noqa: E402
-from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from imperial_lab.core.simulate import simulate  # noqa: E402
-from imperial_lab.dashboard.games.imperial2030 import boardview  # noqa: E402, F401  (imported once, before timing)
-from imperial_lab.dashboard.pages import all_pages, page_path  # noqa: E402
+from imperial_lab.dashboard.pages import sections  # noqa: E402
+from tests.browser_support import LAPTOP, chromium, dashboard_server, timed_key  # noqa: E402
 
-PAGES = [(page.path.name, page.title) for page in all_pages()]
-from tests.browser_support import CHARTS, LAPTOP, charts_drawn, chromium, dashboard_server, heading, idle  # noqa: E402
-
-RUNS = (("", "standard"), ("_three_nations", "three_nations_each"))  # run name after "bench10k", setup
-TIMEOUT_S = 300  # one render, however slow: a figure is wanted, not a failure
+TIMEOUT_S = 600  # one page, however slow: a figure is wanted, not a failure
+# Drawn: the page's title (another than the page before), its script finished (the app's own run
+# state: the status widget shows only after a delay, so a page between its title and its charts
+# looked drawn), every chart drawn by plotly.js, nothing stale or loading. Checked at every
+# animation frame.
+FINISHED = """(document.querySelector('[data-testid=stApp]') || {dataset: {}}).dataset.testScriptState === 'notRunning'
+  && !document.querySelector('[data-testid=stStatusWidget]') && !document.querySelector("[data-stale='true']")
+  && !document.querySelector('[data-testid=stSkeleton]')"""
+DRAWN = """(before) => {
+  const title = document.querySelector('h1');
+  if (!title || title.innerText === before) return false;
+  const charts = [...document.querySelectorAll('[data-testid=stPlotlyChart]')];
+  return charts.every(c => c.querySelector('.main-svg')) && %s;
+}""" % FINISHED
+BUSY = "while True:\n    pass\n"
 
 
 def main() -> None:
     args = _arguments()
-    name = f"bench{_size(args.games)}"
-    catalog = Path(args.catalog or ROOT / "data" / f"{name}.duckdb").resolve()
-    _build_runs(catalog, Path(args.runs_dir), name, args.games, args.workers)
-    os.environ["IMPERIAL_LAB_CATALOG"] = str(catalog)
-    if args.only_explorer:
-        _explorer(catalog, f"{name}", args.steps)
-        return
-    print(f"\nAppTest, median of {args.repeats} ...", flush=True)
-    app = {page: _apptest(page, args.repeats) for page, _ in PAGES}
-    load, browser = (None, {}) if args.no_browser else _browser(catalog)
-    _table(app, browser, load)
-    if not args.no_browser:
-        _explorer(catalog, f"{name}", args.steps)
+    home = Path(args.home or tempfile.mkdtemp(prefix="imperial-bench-"))
+    os.environ["IMPERIAL_LAB_HOME"] = str(home)
+    catalog = home / "lab.duckdb"
+    _first_start(catalog)
+    pages = [(page.url_path, page.title) for group in sections().values() for page in group]
+    if args.pages:
+        pages = [(url, title) for url, title in pages if url in args.pages.split(",")]
+    if pages:
+        results = {"idle": _round(catalog, pages)}
+        if args.busy:
+            with _busy(args.busy):
+                results[f"{args.busy} busy"] = _round(catalog, pages)
+        _table(pages, results)
+    if args.explorer_steps:
+        _explorer(catalog, args.explorer_steps)
+    if args.server_cpu:
+        _server_cpu(catalog)
 
 
 def _arguments():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--catalog", help="the benchmark's catalogue (default data/bench10k.duckdb, after --games)")
-    parser.add_argument("--runs-dir", default=str(ROOT / "runs"), help="where the run folders go")
-    parser.add_argument("--games", type=int, default=10_000, help="games per run (the runs are named after it)")
-    parser.add_argument("--workers", type=int, default=2, help="Dask workers that play the runs")
-    parser.add_argument("--repeats", type=int, default=3, help="AppTest renders per figure (the median is shown)")
-    parser.add_argument("--no-browser", action="store_true", help="AppTest figures only")
-    parser.add_argument("--only-explorer", action="store_true", help="the explorer's first views and steps only")
-    parser.add_argument("--steps", type=int, default=20, help="explorer steps timed each way (Next, then Back)")
+    parser.add_argument("--home", help="the user folder of the lab measured (default: a fresh temporary one)")
+    parser.add_argument("--pages", help="comma-separated page URLs (explorer, power, ...); default: every page")
+    parser.add_argument("--busy", type=int, default=2, help="busy processes beside the second round (0: none)")
+    parser.add_argument("--explorer-steps", type=int, default=0, help="explorer steps timed each way (→, then ←)")
+    parser.add_argument("--server-cpu", action="store_true", help="each page's CPU time on the server (AppTest)")
     return parser.parse_args()
 
 
-def _size(games: int) -> str:
-    """10k for 10,000 games: a run of another size gets folders of its own (simulate would refuse)."""
-    return f"{games // 1000}k" if games % 1000 == 0 else str(games)
+def _load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load {one:.1f} (5 min {five:.1f}) on {os.cpu_count()} cores"
 
 
-def _build_runs(catalog: Path, folder: Path, name: str, games: int, workers: int) -> None:
-    for suffix, setup in RUNS:
-        start = time.perf_counter()
-        summary = simulate(folder / f"{name}{suffix}", games, 4, setup, ["heuristic"] * 4, seed=1, workers=workers,
-                           catalog=catalog)
-        rows = ", ".join(f"{table} {count:,}" for table, count in summary["rows"].items())
-        print(f"run {summary['run']}: {summary['games']} games of {setup} ({summary['played_chunks']} chunks "
-              f"played now, {time.perf_counter() - start:.1f} s); rows: {rows}")
+def _first_start(catalog: Path) -> None:
+    """The first start's default runs, timed as ``imperial dashboard`` plays them (nothing when present)."""
+    from imperial_lab.dashboard import simulations
+    from imperial_lab.dashboard.queries import runs
+
+    if catalog.exists() and not simulations.needs_default_dataset(runs(catalog)):
+        return
+    print(f"first start: playing the default runs ({_load()}) ...", flush=True)
+    wall, cpu = time.perf_counter(), time.process_time()
+    simulations.prepare_default_dataset(catalog, progress=False)
+    print(f"first start: {time.perf_counter() - wall:.1f} s wall, {time.process_time() - cpu:.1f} s of CPU "
+          f"(about its wall time on an idle machine); {_load()}", flush=True)
 
 
-# ----- AppTest -----
+class _busy:
+    """``n`` processes that keep a core busy each, stopped on exit."""
 
-def _app():
-    from imperial_lab.dashboard.app import run
+    def __init__(self, n: int):
+        self.n, self.procs = n, []
 
-    run()
+    def __enter__(self):
+        self.procs = [subprocess.Popen([sys.executable, "-c", BUSY]) for _ in range(self.n)]
+        time.sleep(2)  # the load average starts to show them
+        return self
 
-
-def _apptest(page: str, repeats: int) -> tuple[float, float]:
-    """Median seconds of a cold and of a warm render of ``page``."""
-    cold, warm = [], []
-    for _ in range(repeats):
-        at = AppTest.from_function(_app, default_timeout=TIMEOUT_S).run()  # lands on the first page
-        _clear_caches()
-        cold.append(_render(at, page))
-        warm.append(_render(at, page))
-    return statistics.median(cold), statistics.median(warm)
+    def __exit__(self, *exc):
+        for proc in self.procs:
+            proc.kill()
+            proc.wait()
 
 
-def _clear_caches() -> None:
-    st.cache_data.clear()
-    st.cache_resource.clear()
-
-
-def _render(at: AppTest, page: str) -> float:
-    start = time.perf_counter()
-    at.switch_page(str(page_path(page))).run()
-    seconds = time.perf_counter() - start
-    if at.exception:
-        raise RuntimeError(f"{page}: {at.exception[0].value}")
-    return seconds
-
-
-# ----- the browser -----
-
-def _browser(catalog: Path) -> tuple[float, dict[str, tuple[float, ...]]]:
-    """Seconds to load the app (at the Setup editor, which reads nothing but the runs table), then
-    until each page is drawn, over three rounds of visits from the sidebar: the first visits (the
-    server imports each page's modules then), cold (after clearing the caches from the app's menu)
-    and warm."""
-    print("browser ...", flush=True)
-    rounds: list[dict[str, float]] = []
+def _round(catalog: Path, pages: list) -> dict:
+    """Per page (url): seconds of its first, cold and warm visit, on a fresh server; the load."""
+    print(f"pages ({_load()}) ...", flush=True)
+    times = {}
     # "Clear cache" is in the developer menu only, which the lab's own config hides
     with dashboard_server(catalog, options={"client.toolbarMode": "developer"}) as url, chromium() as browser:
-        tab = browser.new_page(viewport=LAPTOP)
+        tab = browser.new_page(viewport=LAPTOP, base_url=url)
         tab.set_default_timeout(TIMEOUT_S * 1000)
-        start = time.perf_counter()
-        tab.goto(f"{url}/setup_editor")
-        _drawn(tab, "setup_editor.py", "Setup editor")
-        load = time.perf_counter() - start
-        for visit in range(3):
-            if visit == 1:
-                _clear_server_caches(tab)
-            rounds.append({page: _visit(tab, page, title) for page, title in PAGES})
-    return load, {page: tuple(seconds[page] for seconds in rounds) for page in rounds[0]}
+        tab.goto("./setup_editor")  # a light page to start from: the app's own start is not a page's
+        expect(tab.get_by_role("heading", name="Setup editor", exact=True)).to_be_visible()
+        for visit in ("first", "cold", "warm"):
+            if visit == "cold":
+                _clear_caches(tab)
+            for url_path, title in pages:
+                times.setdefault(url_path, {})[visit] = _visit(tab, title)
+                print(f"  {visit:5} {url_path:18} {times[url_path][visit]:6.2f} s", flush=True)
+    times["load"] = _load()
+    return times
 
 
-def _visit(tab, page: str, title: str) -> float:
+def _visit(tab, title: str) -> float:
+    """Seconds from the sidebar link's click until the page is drawn."""
+    before = tab.evaluate("() => (document.querySelector('h1') || {}).innerText")
+    if before == title:  # the page is open already: go elsewhere first, so that its drawing is timed
+        tab.get_by_test_id("stSidebarNav").get_by_role("link", name="Setup editor").click()
+        tab.wait_for_function(DRAWN, arg=before, polling="raf")
+        before = "Setup editor"
     start = time.perf_counter()
-    tab.get_by_test_id("stSidebarNav").get_by_role("link", name=title).click()
-    _drawn(tab, page, title)
+    tab.get_by_test_id("stSidebarNav").get_by_role("link", name=title, exact=True).click()
+    tab.wait_for_function(DRAWN, arg=before, polling="raf")
+    tab.wait_for_timeout(50)  # a fragment that starts at once (a clickable board) shows its status widget
+    tab.wait_for_function(DRAWN, arg=before, polling="raf")
     return time.perf_counter() - start
 
 
-def _clear_server_caches(tab) -> None:
-    """Streamlit's "Clear cache" (main menu): empties st.cache_data for the whole server."""
+def _clear_caches(tab) -> None:
+    """Streamlit's "Clear cache" (main menu): empties st.cache_data and st.cache_resource for the server."""
     tab.get_by_test_id("stMainMenu").click()
     tab.get_by_text("Clear cache").click()
     tab.get_by_role("button", name="Clear caches").click()
     expect(tab.get_by_role("dialog")).to_be_hidden()
 
 
-def _drawn(tab, page: str, title: str) -> None:
-    expect(heading(tab, title)).to_be_visible()
-    charts_drawn(tab, CHARTS.get(page, 0))  # pages not listed there: timed until their heading shows
-    idle(tab)
+def _table(pages: list, results: dict) -> None:
+    rounds = list(results)
+    head = "".join(f"{f'{r} {v}':>16}" for r in rounds for v in ("first", "cold", "warm"))
+    print(f"\n{'page':20}{head}")
+    for url_path, _ in pages:
+        print(f"{url_path:20}" + "".join(f"{results[r][url_path][v]:>14.2f} s" for r in rounds
+                                         for v in ("first", "cold", "warm")))
+    for r in rounds:
+        worst = {v: max(results[r][u][v] for u, _ in pages) for v in ("cold", "warm")}
+        print(f"{r}: slowest cold {worst['cold']:.2f} s, slowest warm {worst['warm']:.2f} s; {results[r]['load']}")
+    if len(rounds) == 2:
+        idle, busy = rounds
+        ratios = [results[busy][u][v] / results[idle][u][v] for u, _ in pages for v in ("cold", "warm")]
+        print(f"busy / idle: median {statistics.median(ratios):.2f}, largest {max(ratios):.2f} (cold and warm visits)")
 
 
-def _explorer(catalog: Path, run: str, steps: int) -> None:
-    """First views of games opened by their links, then steps with the keyboard (→ Next, ← Back)."""
-    print("explorer in the browser ...", flush=True)
+def _server_cpu(catalog: Path) -> None:
+    """Per page: the CPU seconds of its script run, cold and warm, under AppTest in this process."""
+    import streamlit as st
+
+    from tests.lab_fixtures import open_page
+
+    os.environ["IMPERIAL_LAB_CATALOG"] = str(catalog)
+    open_page("setup_editor")  # the frame's imports (Streamlit, the router), once
+    print(f"server CPU per page, cold / warm ({_load()}):")
+    for page in [page for group in sections().values() for page in group]:
+        st.cache_data.clear()
+        st.cache_resource.clear()
+        start = time.process_time()
+        at = open_page(page.url_path)
+        cold, start = time.process_time() - start, time.process_time()
+        at.run()
+        print(f"  {page.url_path:18} {cold:5.2f} / {time.process_time() - start:5.2f} s", flush=True)
+    print(f"({_load()})")
+
+
+# ----- the explorer's steps -----
+
+STEP_DRAWN = """(heading) => {
+  const shown = [...document.querySelectorAll('[data-testid=stHeading]')].some(e => e.innerText.startsWith(heading));
+  return shown && !!document.querySelector('svg.imperial-board') && %s;
+}""" % FINISHED
+
+
+def _explorer(catalog: Path, steps: int) -> None:
+    """The explorer's first view of the sidebar's game, then ``steps`` presses of → and as many of ←."""
+    print(f"explorer steps ({_load()}) ...", flush=True)
     with dashboard_server(catalog) as url, chromium() as browser:
         tab = browser.new_page(viewport=LAPTOP, base_url=url)
         tab.set_default_timeout(TIMEOUT_S * 1000)
-        first = [_open_game(tab, run, game) for game in (0, 1, 2, 3)]
-        forward = [_step(tab, "ArrowRight", k + 1) for k in range(steps)]
-        back = [_step(tab, "ArrowLeft", steps - k - 1) for k in range(steps)]
-    print(f"first view of a game: {first[0]:.2f} s on a fresh server (imports), then "
-          f"{', '.join(f'{s:.2f}' for s in first[1:])} s")
+        start = time.perf_counter()
+        tab.goto("./")
+        tab.wait_for_function(STEP_DRAWN, arg="Setup", polling="raf")
+        first = time.perf_counter() - start
+        forward = [timed_key(tab, "ArrowRight", STEP_DRAWN, f"Turn {k + 1} ·") for k in range(steps)]
+        back = [timed_key(tab, "ArrowLeft", STEP_DRAWN, f"Turn {steps - k - 1} ·" if k < steps - 1 else "Setup")
+                for k in range(steps)]
+    print(f"first view: {first:.2f} s (a fresh server: its imports too)")
     for name, times in (("Next (→)", forward), ("Back (←)", back)):
         print(f"{name}: median {1000 * statistics.median(times):.0f} ms, range {1000 * min(times):.0f}–"
-              f"{1000 * max(times):.0f} ms over {len(times)} steps")
-    print(f"Load average over the last minute: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores.")
-
-
-# Drawn: the heading of the step, the board, no script running and nothing left over from the
-# previous run. Checked at every animation frame in the page (Playwright's expect() polls at
-# 100 ms and more, which would round every step up).
-DRAWN = """(heading) => {
-  const shown = [...document.querySelectorAll('[data-testid=stHeading]')].some(e => e.innerText.startsWith(heading));
-  return shown && !!document.querySelector('svg.imperial-board') && !document.querySelector('[data-testid=stStatusWidget]')
-    && !document.querySelector("[data-stale='true']") && !document.querySelector('[data-testid=stSkeleton]');
-}"""
-
-
-def _open_game(tab, run: str, game: int) -> float:
-    start = time.perf_counter()
-    tab.goto(f"./?run={run}&game={game}")
-    tab.wait_for_function(DRAWN, arg="Setup", polling="raf")
-    return time.perf_counter() - start
-
-
-def _step(tab, key: str, turn: int) -> float:
-    """Seconds from the key press to turn ``turn`` drawn (its heading, the board, the page settled)."""
-    tab.evaluate("() => document.activeElement && document.activeElement.blur()")  # the key goes to the page
-    start = time.perf_counter()
-    tab.keyboard.press(key)
-    tab.wait_for_function(DRAWN, arg="Setup" if turn == 0 else f"Turn {turn} ·", polling="raf")
-    return time.perf_counter() - start
-
-
-def _table(app: dict, browser: dict, load: float | None) -> None:
-    columns = ("AppTest cold", "AppTest warm", *(("browser 1st", "browser cold", "browser warm") if browser else ()))
-    print(f"\n{'page':28}" + "".join(f"{name:>14}" for name in columns))
-    for page, title in PAGES:
-        print(f"{title:28}" + "".join(f"{seconds:>12.2f} s" for seconds in (*app[page], *browser.get(page, ()))))
-    if load is not None:
-        print(f"Browser: loading the app took {load:.2f} s (the frontend, and the server's first run of the router "
-              "with its imports); a page's first visit (1st) also imports its own modules, once per server.")
-    print(f"Load average over the last minute: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores.")
+              f"{1000 * max(times):.0f} ms over {len(times)} steps; {_load()}")
 
 
 if __name__ == "__main__":

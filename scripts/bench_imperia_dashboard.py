@@ -14,7 +14,6 @@ nothing stale), checked at every animation frame.
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import statistics
 import sys
@@ -25,10 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from imperial_lab.core.bots import make_bot  # noqa: E402
-from imperial_lab.core.gamelog import write_log  # noqa: E402
-from imperial_lab.core.play import play_game  # noqa: E402
-from tests.browser_support import LAPTOP, chromium, dashboard_server  # noqa: E402
+from imperial_lab.dashboard.replay import bots_log  # noqa: E402
+from tests.browser_support import LAPTOP, chromium, dashboard_server, timed_key  # noqa: E402
 
 TIMEOUT_S = 120
 DRAWN = """(heading) => {
@@ -47,7 +44,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "imperia.jsonl"
-        log.write_text(_log(args.players, args.seed), encoding="utf-8")
+        log.write_text(bots_log("imperia", args.players, args.seed, "heuristic"), encoding="utf-8")
         actions = len(log.read_text().splitlines()) - 1
         steps = min(args.steps, actions)
         with dashboard_server(Path(folder) / "lab.duckdb") as url, chromium() as browser:
@@ -58,10 +55,10 @@ def main() -> None:
             tab.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(log))
             tab.wait_for_function(DRAWN, arg="Before the first action", polling="raf")
             first = time.perf_counter() - start
-            forward = [_step(tab, "ArrowRight", f"Step {k + 1} of") for k in range(steps)]
+            forward = [timed_key(tab, "ArrowRight", DRAWN, f"Step {k + 1} of") for k in range(steps)]
             if args.screenshot:
                 tab.screenshot(path=args.screenshot, full_page=True)
-            back = [_step(tab, "ArrowLeft", f"Step {steps - k - 1} of" if k < steps - 1 else "Before the first")
+            back = [timed_key(tab, "ArrowLeft", DRAWN, f"Step {steps - k - 1} of" if k < steps - 1 else "Before the first")
                     for k in range(steps)]
     print(f"{args.players}-player game of {actions} actions; page opened and log uploaded, first view: {first:.2f} s "
           "(a fresh server: its imports included)")
@@ -69,23 +66,6 @@ def main() -> None:
         print(f"{name}: median {1000 * statistics.median(times):.0f} ms, range {1000 * min(times):.0f}–"
               f"{1000 * max(times):.0f} ms over {len(times)} steps")
     print(f"Load average over the last minute: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores.")
-
-
-def _log(players: int, seed: int) -> str:
-    bots = [make_bot("heuristic", seed * 10 + p, game="imperia") for p in range(players)]
-    played = play_game({"game": "imperia", "players": players}, bots, seed=seed, record=True)
-    out = io.StringIO()
-    write_log(out, played, seed=seed, bots=["heuristic"] * players)
-    return out.getvalue()
-
-
-def _step(tab, key: str, heading: str) -> float:
-    """Seconds from the key press to the step drawn (its heading, the board, the page settled)."""
-    tab.evaluate("() => document.activeElement && document.activeElement.blur()")  # the key goes to the page
-    start = time.perf_counter()
-    tab.keyboard.press(key)
-    tab.wait_for_function(DRAWN, arg=heading, polling="raf")
-    return time.perf_counter() - start
 
 
 if __name__ == "__main__":

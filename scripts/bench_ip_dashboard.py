@@ -16,7 +16,6 @@ seat's eyes (its observation) instead of with everything shown.
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import re
 import statistics
@@ -28,10 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from imperial_lab.core.bots import make_bot  # noqa: E402
-from imperial_lab.core.gamelog import write_log  # noqa: E402
-from imperial_lab.core.play import play_game  # noqa: E402
 from imperial_lab.core.registry import plugin  # noqa: E402
+from imperial_lab.dashboard.replay import bots_log  # noqa: E402
 from tests.browser_support import LAPTOP, chromium, dashboard_server  # noqa: E402
 
 GAME = "imperial_powers"
@@ -59,7 +56,7 @@ def main() -> None:
     bot = "heuristic" if "heuristic" in plugin(GAME).bots else "random"
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "imperial_powers.jsonl"
-        log.write_text(_log(args.players, args.seed, bot), encoding="utf-8")
+        log.write_text(bots_log(GAME, args.players, args.seed, bot), encoding="utf-8")
         actions = len(log.read_text().splitlines()) - 1
         with dashboard_server(Path(folder) / "lab.duckdb") as url, chromium() as browser:
             tab = browser.new_page(viewport=LAPTOP, base_url=url)
@@ -87,14 +84,6 @@ def main() -> None:
         print(f"{name}: median {1000 * statistics.median(times):.0f} ms, range {1000 * min(times):.0f}–"
               f"{1000 * max(times):.0f} ms over {len(times)} steps")
     print(f"Load average over the last minute: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores.")
-
-
-def _log(players: int, seed: int, bot: str) -> str:
-    bots = [make_bot(bot, seed * 10 + p, game=GAME) for p in range(players)]
-    played = play_game({"game": GAME, "players": players}, bots, seed=seed, record=True)
-    out = io.StringIO()
-    write_log(out, played, seed=seed, bots=[bot] * players)
-    return out.getvalue()
 
 
 def _jump(tab, stage: str) -> int:

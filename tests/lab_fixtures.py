@@ -40,6 +40,13 @@ def open_page(url: str, query: dict | None = None):
     return at
 
 
+def component_svgs(at) -> list[str]:
+    """The SVGs of a page's clickable components (imperial_lab.dashboard.clickable), in page order."""
+    import json
+
+    return [json.loads(c.proto.json)["svg"] for c in at.get("bidi_component")]
+
+
 @dataclass
 class Lab:
     root: Path

@@ -27,7 +27,7 @@ from imperial_lab.core.games.imperial2030.setups import SETUPS_DIR
 from imperial_lab.dashboard import app, simulations
 from imperial_lab.dashboard.frame import code_span
 from imperial_lab.dashboard.pages import page_path
-from tests.lab_fixtures import APP_SECONDS, league_lab, spy_progress  # noqa: F401 (a fixture)
+from tests.lab_fixtures import APP_SECONDS, league_lab, open_page, spy_progress  # noqa: F401 (a fixture)
 
 COMPARE_CHARTS = 1 + 1 + 3 + 1  # the ladder, starting governments, three per-game figures, seat scores
 
@@ -78,8 +78,12 @@ def test_power_page_follows_the_game_and_the_run(on_lab):
     at = start("power.py")
     run = at.sidebar.selectbox(key="run").value
     assert values(at.subheader) == [f"Game 0 of {run}"]
-    assert len(at.get("plotly_chart")) == 6 + 5  # one game: 6 charts; whole run: 5
-    assert {m.label for m in at.metric} >= {"Winner", "Ended by", "Rounds", "Finished games", "Lead changes per game"}
+    assert len(at.get("plotly_chart")) == 6  # one game only: the whole run's charts wait for their part
+    assert {m.label for m in at.metric} >= {"Winner", "Ended by", "Rounds"}
+    at.get("button_group")[0].set_value("Whole run").run()
+    assert len(at.get("plotly_chart")) == 5 and {m.label for m in at.metric} >= {"Finished games",
+                                                                                  "Lead changes per game"}
+    at.get("button_group")[0].set_value("One game").run()
     at.selectbox(key=f"explorer_game_of_{run}").set_value(3).run()  # the open game's chooser (imperial_lab.dashboard.games.imperial2030.open_game)
     assert not at.exception and values(at.subheader) == [f"Game 3 of {run}"]
     other = next(name for name in on_lab.runs if name != run)
@@ -115,23 +119,33 @@ def test_a_setup_file_that_does_not_load_is_reported(on_lab, setups):
 
 
 def test_first_start_plays_the_default_dataset_then_compares(tmp_path, setups, monkeypatch):
-    """An empty catalogue: the default dataset (heuristic and random bots under each default setup) is
-    played once with progress; later starts are instant, and the Compare page opens on its grid. A grid
-    played from the Compare page's form is compared at once."""
+    """An empty catalogue: the default dataset of every game (heuristic and random bots under each of
+    its default setups) is played once with progress; later starts are instant, the sidebar offers a
+    page only its game's runs, every game's runs page has a run to show, and the Compare page opens on
+    its grid. A grid played from the Compare page's form is compared at once."""
     catalog = tmp_path / "lab.duckdb"
     monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(catalog))
     monkeypatch.setenv("IMPERIAL_LAB_DEFAULT_GAMES", "2")
-    progress = spy_progress(monkeypatch, simulations, "simulate_grid")
+    progress = spy_progress(monkeypatch, simulations, "play_default_dataset")
+    grids = spy_progress(monkeypatch, simulations, "simulate_grid")
     at = start()
     bot = simulations.default_bot()
     expected = [simulations.run_name(setup, lineup, 2, 1) for lineup in (bot, "random")
                 for setup in simulations.dataset_setups()]
     assert simulations.default_run_names() == expected
-    assert sorted(list_runs(catalog)["name"]) == sorted(expected)
-    assert progress == [(2, 8), (4, 8), (6, 8), (8, 8)]
-    assert sorted(at.sidebar.selectbox(key="run").options) == sorted(expected)
+    others = ["imperia-heuristic-2-s1", "imperia-random-2-s1", "imperial_powers-heuristic-2-s1",
+              "imperial_powers-random-2-s1"]
+    assert simulations.all_default_run_names() == expected + others
+    assert sorted(list_runs(catalog)["name"]) == sorted(expected + others)
+    assert progress == [(k, 16) for k in range(2, 17, 2)]  # 8 games of Imperial 2030, 4 of each other game
+    assert sorted(at.sidebar.selectbox(key="run").options) == sorted(expected)  # this page's game's runs only
     at.run()
-    assert progress == [(2, 8), (4, 8), (6, 8), (8, 8)]  # nothing played again
+    assert progress == [(k, 16) for k in range(2, 17, 2)]  # nothing played again
+    for url, run in (("imperia_runs", "imperia-heuristic-2-s1"), ("ip_runs", "imperial_powers-heuristic-2-s1")):
+        runs_page = open_page(url)
+        assert runs_page.sidebar.selectbox(key="run").value == run
+        assert not [i.value for i in runs_page.info if "has no" in i.value]  # "the catalogue has no ... run"
+        assert runs_page.get("plotly_chart")
 
     at.switch_page(str(page_path("compare.py"))).run()
     assert at.multiselect(key="compare_runs").value == expected  # the first start's grid
@@ -143,7 +157,7 @@ def test_first_start_plays_the_default_dataset_then_compares(tmp_path, setups, m
     assert not at.exception
     played = [f"standard-{bot}-3-s1", "standard-random-3-s1"]
     assert at.multiselect(key="compare_runs").value == played  # two runs or more: a comparison of their own
-    assert progress[-1] == (6, 6)
+    assert grids[-1] == (6, 6)
     assert len(at.get("plotly_chart")) == COMPARE_CHARTS
 
 
@@ -153,12 +167,13 @@ def test_the_terminal_plays_the_default_dataset_before_the_server_starts(tmp_pat
     catalog = tmp_path / "lab.duckdb"
     monkeypatch.setenv("IMPERIAL_LAB_DEFAULT_GAMES", "6")
     played = simulations.prepare_default_dataset(catalog)
-    assert sorted(played) == sorted(simulations.default_run_names())
+    assert sorted(played) == sorted(simulations.all_default_run_names())
     assert sorted(list_runs(catalog)["name"]) == sorted(played) and set(list_runs(catalog)["status"]) == {"complete"}
     err = capsys.readouterr().err
     assert err.startswith(simulations.first_start_note(catalog))
     states = _bar_states(err)
-    assert " 0/24 " in states[0] and " 24/24 " in states[-1]  # 6 games × 2 setups × 2 line-ups
+    # 6 games × 2 line-ups of Imperial 2030's 2 setups, of Imperia's and of Imperial Powers' default
+    assert " 0/48 " in states[0] and " 48/48 " in states[-1]
     assert simulations.prepare_default_dataset(catalog) == []
     assert capsys.readouterr().err == ""
 
@@ -170,8 +185,8 @@ def _bar_states(err: str) -> list[str]:
 
 def test_an_interrupted_first_start_is_resumed_but_own_runs_are_left_alone(monkeypatch):
     monkeypatch.setenv("IMPERIAL_LAB_DEFAULT_GAMES", "6")
-    names = simulations.default_run_names()
-    assert len(names) == len(simulations.dataset_setups()) * 2  # the heuristic bots and the random control
+    names = simulations.all_default_run_names()
+    assert len(simulations.default_run_names()) == len(simulations.dataset_setups()) * 2  # heuristic, random
     first, *others, last = names
 
     def catalogue(*rows):
@@ -208,3 +223,19 @@ def test_dashboard_command_prepares_the_catalogue_then_runs_streamlit_headless(m
     assert env["IMPERIAL_LAB_CATALOG"] == str(tmp_path / "x.duckdb")
     assert cli.main(["play", "--server.port", "8600"]) == cli.ERROR_EXIT  # other commands take no extra options
 
+
+
+def test_a_league_played_later_is_never_chosen_unasked_for_the_explorer(tmp_path, monkeypatch):
+    """A plain run, then a league (the newest run): the explorer and Power & control show the plain run
+    until the sidebar picks the league; the League page shows the league."""
+    catalog = tmp_path / "lab.duckdb"
+    monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(catalog))
+    plain = simulations.simulate_grid(catalog, ["standard"], ["random"], 2)[0]
+    league = simulations.play_league(catalog, ["random", "random", "heuristic"], 3)
+    assert list(list_runs(catalog)["name"])[0] == league  # the newest
+    at = start()
+    assert at.sidebar.selectbox(key="run").value == plain
+    at.switch_page(str(page_path("power.py"))).run()
+    assert at.sidebar.selectbox(key="run").value == plain
+    at.switch_page(str(page_path("league.py"))).run()
+    assert at.selectbox(key="league_run").value == league

@@ -1,8 +1,11 @@
 """The dashboard end to end in a real browser: ``streamlit run dashboard/app.py`` on a free port against
-the small lab, driven through Playwright with Debian's chromium (tests/browser_support.py). Every page
-is opened from the sidebar, a game is stepped in the explorer, a small comparison is played (and its
-tests table and charts must fit a laptop's screen), a bad move log is uploaded, and each page is saved
-as a screenshot in screenshots/ (gitignored). Every request of every tab must stay on this machine.
+the small lab (with a small Imperia run and a small Imperial Powers run beside it), driven through
+Playwright with Debian's chromium (tests/browser_support.py); one server for every game's pages. Every
+page is opened from the sidebar, a game is stepped in the explorer, a small comparison is played (and
+its tests table and charts must fit a laptop's screen), a bad move log is uploaded, the Play page's
+board and rondel are clicked, nothing is cut off or scrolls sideways at a laptop's width, and each
+page is saved as a screenshot in screenshots/ (gitignored). Every request of every tab must stay on
+this machine.
 
 Screenshots are taken at a laptop's width (1366 px) with the window as tall as the page: Streamlit
 scrolls its main area inside the page, so a plain full-page screenshot would show one screen only.
@@ -18,6 +21,10 @@ from playwright.sync_api import Page, expect
 
 from imperial_lab.core import ladder
 from imperial_lab.core.games.imperial2030.setups import SETUPS_DIR
+from imperial_lab.core.games.imperial_powers.words import ability
+from imperial_lab.core.session import PlaySession
+from imperial_lab.core.simulate import simulate
+from imperial_lab.dashboard.playkit import save_game
 from tests.browser_support import (CHARTS, LAPTOP, ROOT, charts_drawn, chromium, dashboard_server, heading, idle,
                                    local_tab, open_page)
 
@@ -36,15 +43,40 @@ BAD_LOG = "\n".join([
 ]) + "\n"
 
 
+IMPERIA_RUN, IP_RUN = "im-browser", "ip-browser"
+IMPERIA_RUNS_CHARTS = 5  # seats, fortress sites, board sides, game length, warlord order
+MANEUVER_GAME = "aaaaaaaaaa"  # a saved game (play/) at a decision of Player A's maneuver: Russia's army in Moscow
+
+
 @pytest.fixture(scope="module")
 def app_url(lab, tmp_path_factory):
     """The app's address. It runs on a copy of the lab's catalogue: the comparison played here adds
-    runs (in runs/ beside the catalogue), which must not reach the session's shared lab."""
+    runs (in runs/ beside the catalogue), which must not reach the session's shared lab. Beside it: a
+    small run of Imperia and one of Imperial Powers, and a saved game of Play at a maneuver."""
     home = tmp_path_factory.mktemp("browser")
     shutil.copy(lab.catalog, home / "lab.duckdb")
     shutil.copytree(SETUPS_DIR, home / "setups")
+    simulate(home / "runs" / IMPERIA_RUN, games=12, players=3, setup="default", bots=["random"] * 3, seed=2,
+             workers=1, catalog=home / "lab.duckdb", progress=False, game="imperia")
+    simulate(home / "runs" / IP_RUN, games=3, players=4, setup="default", bots=["random"] * 4, seed=2, workers=1,
+             catalog=home / "lab.duckdb", progress=False, game="imperial_powers")
+    save_game(home / "play", MANEUVER_GAME, at_a_maneuver())
     with dashboard_server(home / "lab.duckdb", home / "setups") as url:
         yield url
+
+
+def at_a_maneuver() -> PlaySession:
+    """Player A (a person) against two heuristic bots, who goes to Maneuver or Import and imports armies
+    when it can, up to a maneuver of Russia with its army in Moscow."""
+    session = PlaySession({"game": "imperial2030", "players": 3, "setup": "standard"}, [None, "heuristic", "heuristic"], 1)
+    while True:
+        session.advance_to_human()
+        legal = [session.state.action_to_string(a) for a in session.legal()]
+        if session.state.decision_name() == "maneuver" and "move army moscow -> ukraine" in legal:
+            return session
+        wanted = ("rondel maneuver_1", "rondel maneuver_2", "rondel import")
+        pick = next((t for t in legal if t in wanted or t.startswith("import army")), legal[0])
+        session.play(session.legal()[legal.index(pick)])
 
 
 @pytest.fixture(scope="module")
@@ -284,12 +316,8 @@ def test_play_the_first_round_as_a_person(page):
     decision = page.get_by_test_id("stMarkdownContainer").filter(has_text=re.compile(r"^Player A: "))
     expect(played).to_be_visible()
     expect(decision).to_be_visible()
-    charts_drawn(page, 2)  # the rondel, the bonds (the board is SVG)
-    page.get_by_text("Why not …?").click()
-    page.get_by_role("textbox", name="An action in the engine's notation").fill("pass")
-    page.get_by_role("button", name="Why not?").click()
-    expect(page.get_by_test_id("stAlertContentError")).to_contain_text("illegal action 'pass'")
-    expect(page.get_by_test_id("stAlertContentError")).to_contain_text("[RULES.md §5]")
+    expect(page.locator("svg.imperial-board")).to_be_visible()  # the board and the rondel: SVG, clickable
+    expect(page.locator("svg.imperial-rondel")).to_be_visible()
     round_two = page.get_by_test_id("stCaptionContainer").filter(has_text="Round 2, nation turn")
     for _ in range(100):  # a round asks Player A a few times: its nations' turns, bonds at Investor
         if round_two.count():
@@ -313,7 +341,7 @@ def test_play_the_first_round_as_a_person(page):
     expect(heading(page, "Play")).to_be_visible()
     expect(played).to_have_text(kept)
     expect(decision).to_be_visible()
-    charts_drawn(page, 2)
+    expect(page.locator("svg.imperial-board")).to_be_visible()
     with page.expect_download() as saved:  # Save: the move log, which the explorer opens
         page.get_by_role("button", name="Save", exact=True).click()
     with open(saved.value.path(), encoding="utf-8") as file:
@@ -324,3 +352,135 @@ def test_play_the_first_round_as_a_person(page):
     page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(
         files=[{"name": "play.jsonl", "mimeType": "application/jsonl", "buffer": log.encode()}])
     expect(turn_heading(page)).to_have_text("Setup")
+
+
+# ----- clicking the board, and nothing cut off at a laptop's width -----
+
+def actions_played(page: Page) -> str:
+    return page.get_by_test_id("stCaptionContainer").filter(has_text="actions played").inner_text()
+
+
+def test_the_play_page_plays_a_move_clicked_on_the_board(page):
+    """A unit, then a green region: the move is played; a unit, then a region it cannot reach: why not,
+    in words; a rondel space: that rondel move (on another game)."""
+    page.goto(f"./play?game={MANEUVER_GAME}")
+    expect(heading(page, "Play")).to_be_visible()
+    idle(page)
+    before = actions_played(page)
+    page.locator('[data-click="unit:moscow:RU:army:"]').click()
+    expect(page.get_by_text("Picked: the army in Moscow")).to_be_visible()
+    expect(page.locator('path.target[data-region="ukraine"]')).to_have_count(1)  # where it may go, ringed
+    page.locator('[data-click="region:peru"]').click(force=True)
+    expect(page.get_by_test_id("stAlertContentWarning")).to_contain_text("Not allowed:")
+    expect(page.get_by_test_id("stAlertContentWarning")).not_to_contain_text("RULES.md")
+    page.locator('[data-click="region:ukraine"]').click(force=True)
+    expect(page.get_by_test_id("stCaptionContainer").filter(has_text="actions played")).not_to_have_text(before)
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    open_page(page, "Play", "Play")
+    page.get_by_text("New game").first.click()
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("svg.imperial-rondel [data-click]")).to_have_count(8)
+    idle(page)
+    before = actions_played(page)
+    page.locator('svg.imperial-rondel path.space[stroke="#1a9850"]').first.click(force=True)  # a space it may go to
+    expect(page.get_by_test_id("stCaptionContainer").filter(has_text="actions played")).not_to_have_text(before)
+
+
+# The widths of what could be cut off or make the page scroll sideways: the page itself, every
+# button's label, every chart's modebar (hidden: it would cover the title).
+FIT_JS = """() => {
+  const main = document.querySelector('[data-testid=stMain]');
+  const labels = [...document.querySelectorAll('[data-testid=stButton] button p, [data-testid=stBaseButton-secondary] p')]
+    .filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.innerText);
+  const bars = [...document.querySelectorAll('.modebar-container')].filter(m => getComputedStyle(m).display !== 'none');
+  const right = document.querySelector('[data-testid=stMainBlockContainer]').getBoundingClientRect().right;
+  const wide = [...main.querySelectorAll('table')].filter(t => t.getBoundingClientRect().right > right + 1)
+    .map(t => t.innerText.slice(0, 40));
+  return {page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          main: main.scrollWidth - main.clientWidth, cut: labels, bars: bars.length, wide};
+}"""
+
+
+@pytest.mark.parametrize("link, title", [("Play", "Play"), ("Imperia explorer", "Imperia explorer"),
+                                         ("Power & control", "Power & control"), ("Lessons", "Lessons")])
+def test_nothing_is_cut_off_or_scrolls_sideways_at_a_laptops_width(page, link, title):
+    page.set_viewport_size(COMPARE_SCREEN)
+    if link == "Play":
+        page.goto(f"./play?game={MANEUVER_GAME}")
+        expect(heading(page, "Play")).to_be_visible()
+    else:
+        open_page(page, link, title)
+    idle(page)
+    page.locator("[data-testid=stPlotlyChart]").first.hover() if page.locator("[data-testid=stPlotlyChart]").count() else None
+    fit = page.evaluate(FIT_JS)
+    assert fit["page"] <= 0 and fit["main"] <= 0, fit  # no sideways scroll
+    assert not fit["cut"], fit  # no button label cut
+    assert not fit["wide"], fit  # no table running past the page's column (clipped, not scrolled)
+    assert fit["bars"] == 0, fit  # no Plotly toolbar over a chart's title
+
+
+# ----- Imperia and Imperial Powers -----
+
+def step_heading(page):
+    return page.get_by_test_id("stHeading").filter(has_text=re.compile(r"^(Before the first action|Step \d+ of)"))
+
+
+def test_the_imperia_explorer_steps_through_a_game_of_the_run(page):
+    open_page(page, "Imperia explorer", "Imperia explorer")
+    expect(step_heading(page)).to_have_text(re.compile("^Before the first action"))
+    expect(page.get_by_text(re.compile(f"^Open: {IMPERIA_RUN} · game 0"))).to_be_visible()  # the sidebar's run, at once
+    expect(page.locator("svg.imperia-board")).to_be_visible()
+    for k in (1, 2, 3):
+        idle(page)  # a key pressed while a run still draws the buttons finds no shortcut
+        press(page, "ArrowRight")
+        expect(step_heading(page)).to_have_text(re.compile(rf"^Step {k} of"))
+    idle(page)
+    press(page, "ArrowLeft")
+    expect(step_heading(page)).to_have_text(re.compile(r"^Step 2 of"))
+
+
+def test_the_imperia_runs_and_rules_pages(page):
+    open_page(page, "Imperia runs", "Imperia runs")
+    for title in ("First-player advantage", "Fortress site", "Layout", "Tempo"):
+        expect(heading(page, title)).to_be_visible()
+    charts_drawn(page, IMPERIA_RUNS_CHARTS)
+    expect(page.get_by_text("Bots: random ×3.").first).to_be_visible()  # which bots played
+    page.goto("./imperia_rules?section=6.6")
+    asked = page.locator(".st-key-imperia_rules_asked")
+    expect(asked.get_by_role("heading", name=re.compile(r"^§6\.6 A general's orders"))).to_be_visible()
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+
+
+def test_the_imperial_powers_explorer_steps_with_keys_and_through_a_seats_eyes(page):
+    open_page(page, "Imperial Powers explorer", "Imperial Powers explorer")
+    expect(step_heading(page)).to_have_text(re.compile("^Before the first action"))
+    board = page.locator("svg.ip-map")
+    expect(board.locator("g.region")).to_have_count(10)
+    for k in (1, 2):
+        idle(page)  # a key pressed while a run still draws the buttons finds no shortcut
+        press(page, "ArrowRight")
+        expect(step_heading(page)).to_have_text(re.compile(rf"^Step {k} of"))
+    idle(page)
+    press(page, "PageDown")
+    expect(step_heading(page)).to_have_text(re.compile(r"· Turn 1 · Draw$"))
+    idle(page)
+    press(page, "PageDown")
+    expect(step_heading(page)).to_have_text(re.compile(r"· Turn 1 · Bid$"))
+    page.get_by_test_id("stRadio").filter(has_text="Viewpoint").get_by_text(re.compile(r"^Player B \(")).click()
+    expect(page.locator("svg.ip-map[data-observer='1']")).to_be_visible()
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+
+
+def test_the_imperial_powers_play_page_says_what_a_power_does(page):
+    open_page(page, "Imperial Powers against bots", "Imperial Powers against bots")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_role("heading", name=re.compile(r"^Your turn, Player A"))).to_be_visible()
+    powers = page.get_by_role("button", name=re.compile(r"^(Britain|France|Spain|Dutch|Portuguese)$"))
+    expect(powers.first).to_be_visible()
+    for name in powers.all_inner_texts():  # under each power offered: what it does, in words
+        expect(page.get_by_test_id("stCaptionContainer").filter(has_text=ability(name.lower()))).to_be_visible()
+    powers.first.click()
+    expect(page.get_by_text("Your hand, in the order the cards are bid")).to_be_visible()
+    page.goto("./ip_rules?section=5.7")
+    expect(page.locator(".st-key-ip_rules_asked").get_by_role("heading", name=re.compile(r"^§5\.7 Event"))).to_be_visible()
+    expect(page.get_by_test_id("stException")).to_have_count(0)

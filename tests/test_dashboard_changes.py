@@ -10,9 +10,9 @@ import pytest
 
 from imperial_lab.core.bots import make_bot
 from imperial_lab.core.gamelog import write_log
-from imperial_lab.core.games.imperial2030.action_words import place
+from imperial_lab.core.games.imperial2030.words import place
 from imperial_lab.dashboard.games.imperial2030.changes import MAX_SUMMARY, step_changes
-from imperial_lab.core.games.imperial2030.explain import nation, possessive
+from imperial_lab.core.games.imperial2030.words import nation, possessive
 from imperial_lab.dashboard.games.imperial2030.replay import timeline_from_text
 from imperial_lab.core.play import play_game
 from imperial_lab.dashboard.style import player_label

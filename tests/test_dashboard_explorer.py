@@ -25,9 +25,9 @@ from imperial_lab.dashboard.frame import code_span
 from imperial_lab.dashboard.games.imperial2030.boardview import (FLAG_TINT, HOME_TINT, VIEWS, blend, board, board_svg, frame_of, hover_text,
                                  region_contents)
 from imperial_lab.dashboard.games.imperial2030.changes import Battle, Built, Changes, Move, Removed, step_changes
-from imperial_lab.dashboard.games.imperial2030.colours import LAND_COLOUR, NATION_COLOURS, NATION_NAMES, SEA_COLOUR
-from imperial_lab.dashboard.games.imperial2030.nationview import bonds_figure, credit_sums, nation_summaries
-from imperial_lab.dashboard.games.imperial2030.rondelview import SECTOR, marker_places, rondel_figure
+from imperial_lab.dashboard.games.imperial2030.colours import LAND_COLOUR, NATION_COLOURS, SEA_COLOUR
+from imperial_lab.dashboard.games.imperial2030.nationview import bonds_html, credit_sums, nation_summaries
+from imperial_lab.dashboard.games.imperial2030.rondelview import SECTOR, marker_places, rondel_svg
 from imperial_lab.dashboard.games.imperial2030.replay import event_groups, timeline_from_text
 from imperial_lab.dashboard.pages import page_path
 from tests.lab_fixtures import APP_SECONDS
@@ -269,10 +269,10 @@ def test_each_nation_marker_stands_on_its_space(timelines):
         space = position["nations"][code]["rondel"]
         theta, r = places[code]
         assert abs(theta - SPACES.index(space) * SECTOR) < SECTOR / 2 and r > 0
-    fig = rondel_figure(position, "RU")
-    markers = {t.name: t for t in fig.data if t.type == "scatterpolar"}
-    assert set(markers) == {NATION_NAMES[c] for c in NATIONS}
-    assert markers["Russia"].marker.size > markers["China"].marker.size  # the nation on turn
+    svg = rondel_svg(position, "RU")
+    markers = dict(re.findall(r'<g class="marker" data-nation="(\w+)".*?<circle [^>]* r="(\d+)"', svg))
+    assert set(markers) == set(NATIONS)
+    assert int(markers["RU"]) > int(markers["CN"])  # the nation on turn
 
 
 def test_nations_off_the_rondel_stand_in_the_centre(position):
@@ -295,10 +295,12 @@ def test_credit_sums_and_governments_in_the_bonds_heatmap(position):
     sums = credit_sums(position)
     assert sums.loc["Player A", "RU"] == 9 and sums.loc["Player A", "CN"] == 2 and sums.loc["Player B", "CN"] == 9
     assert sums.values.sum() == 20
-    heat = bonds_figure(position).data[0]
-    starred = [(row, col) for row, texts in enumerate(heat.text) for col, text in enumerate(texts) if "★" in text]
+    table = bonds_html(position)
+    rows = re.findall(r"<tr><th>([^<]*)</th>(.*?)</tr>", table.split("<tbody>")[1])
+    starred = [(row, col) for row, (_, cells) in enumerate(rows)
+               for col, cell in enumerate(re.findall(r"<td[^>]*>(.*?)</td>", cells)) if "★" in cell]
     assert starred == [(0, NATIONS.index("RU")), (1, NATIONS.index("CN"))]
-    assert heat.y[0].startswith("Player A · 10m")
+    assert rows[0][0].startswith("Player A · 10m") and "<b>9m</b><br>no. 4" in rows[0][1]
 
 
 # ----- explanations -----
@@ -352,7 +354,7 @@ def test_sentences_of_rare_and_example_events():
         ({"kind": "canal", "rule": "§7.4.3", "canal": "suez", "controller": "US", "nation": "EU", "allowed": False,
           "action": "move fleet mediterranean_sea -> indian_ocean"}, "EU",
          "The United States, whose flag controls the Suez canal, refuses Europe's crossing "
-         "(move fleet Mediterranean Sea -> Indian Ocean) (§7.4.3)"),
+         "of a fleet from the Mediterranean Sea to the Indian Ocean (§7.4.3)"),
         ({"kind": "factory_destroyed", "rule": "§7.4.7", "nation": "RU", "by": "EU", "region": "murmansk",
           "hostile_removed": 3}, "EU",
          "Europe's armies destroy Russia's factory in Murmansk; three of them are removed (3 hostile, 0 friendly) "
@@ -406,7 +408,8 @@ def test_page_opens_on_the_setup_of_a_catalogue_game(page, lab):
     assert page.selectbox(key="explorer_run").options == list(lab.runs)[::-1]  # newest first
     games = page.selectbox(key=f"explorer_game_of_{page.selectbox(key='explorer_run').value}")
     assert len(games.options) == 12 and "won" in games.options[0] and "nation turns" in games.options[0]
-    assert len(page.get("plotly_chart")) == 2  # rondel, bonds (the board is SVG)
+    shown = "\n".join(m.value for m in page.markdown)
+    assert "imperial-rondel" in shown and "bonds-table" in shown and not page.get("plotly_chart")  # no chart to wait for
     assert sum("imperial-board" in m.value for m in page.markdown) == 1
     assert "Player A receives 13m of starting cash from the bank ([§4.2](/rules?section=4.2))" in events_text(page)
 
@@ -432,14 +435,14 @@ def shown_timeline(page: AppTest, lab):
     return timeline_from_text(game_log(lab.catalog, run, game_id))
 
 
-def test_every_action_of_the_turn_is_listed_in_notation_and_words(page, lab):
+def test_every_action_of_the_turn_is_listed_in_words(page, lab):
     """Actions that cause no event (``end maneuver``, ``no veto``, a refused crossing) are listed too."""
     timeline = shown_timeline(page, lab)
     turn = next(k for k, s in enumerate(timeline.snapshots) if any(not a.events for a in s.actions))
     page.select_slider(key="explorer_turn").set_value(turn).run()
     shown = events_text(page)
     for action in timeline.snapshots[turn].actions:
-        assert f"**{action.index}. " in shown and f"`{action.text}` — {action.words}" in shown
+        assert f"**{action.index}. " in shown and action.words in shown and f"`{action.text}`" not in shown
 
 
 def test_a_line_says_what_the_step_changed_and_the_last_turn_has_the_result(page, lab):
@@ -539,3 +542,13 @@ def code_span_text(markdown: str) -> str:
 @pytest.mark.parametrize("text", ["plain", "a `b` c", "``x``", "`", "` x `", " padded "])
 def test_a_code_span_shows_any_text_as_written(text):
     assert code_span_text(code_span(text)) == text
+
+
+def test_a_new_piece_is_ringed_on_a_dark_rim_that_shows_on_every_colour(timelines):
+    """A new piece's yellow ring lies on a dark rim: it shows on China's yellow and on the sea."""
+    timeline = timelines[0]
+    turn = next(k for k, s in enumerate(timeline.snapshots) if any(e["kind"] == "unit_built" for e in s.events))
+    snapshot = timeline.snapshots[turn]
+    svg = board_svg(snapshot.position, step_changes(timeline.position_before(turn), snapshot.position, snapshot.events))
+    rims = re.findall(r'<circle class="new-ring" [^>]*stroke="#111"[^>]*/><circle [^>]*stroke="#ffcc00"', svg)
+    assert rims and len(rims) == svg.count('class="new-ring"')

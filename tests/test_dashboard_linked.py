@@ -94,7 +94,7 @@ def test_an_uploaded_log_shows_on_power_and_stays_open(on_lab):
     go(at, "power.py")
     assert at.radio(key="explorer_source").value == open_game.UPLOAD
     assert power_heading(at) == "Move log ` mine.jsonl `"
-    assert len(at.get("plotly_chart")) == 6 + 5  # the game's six charts, as for a catalogue game; the run's five
+    assert len(at.get("plotly_chart")) == 6  # the game's six charts, as for a catalogue game
     catalogued = queries.game_summary(on_lab.catalog, run, 2).iloc[0]
     for label, column in (("Rounds", "rounds"), ("Nation turns", "nation_turns")):
         assert metric(at, label) == str(catalogued[column])
@@ -116,7 +116,7 @@ def test_a_log_that_stops_on_a_bad_line_shows_up_to_it(on_lab):
     go(at, "power.py")
     assert power_heading(at) == "Move log ` bad.jsonl `"
     assert "This game is unfinished" in at.warning[0].value and "bad.jsonl:6" in at.warning[0].value
-    assert len(at.get("plotly_chart")) == 6 + 5
+    assert len(at.get("plotly_chart")) == 6
 
 
 def test_a_link_opens_its_game_and_selects_its_run(on_lab):
@@ -147,6 +147,7 @@ def test_a_link_to_no_game_says_so_in_one_line(on_lab, params, says):
 
 def test_the_power_page_lists_the_runs_games_with_their_links(on_lab):
     at = go(start(), "power.py")
+    at.get("button_group")[0].set_value("Whole run").run()
     run = newest(on_lab)
     table = next(frame.value for frame in at.dataframe if "open" in frame.value.columns)
     assert list(table["open"]) == [open_game.game_link(run, game_id) for game_id in table["game_id"]]
@@ -170,4 +171,4 @@ def test_a_log_with_a_bad_header_shows_its_error_on_both_pages(on_lab):
     assert not at.exception and "` head.jsonl `, line 1" in at.error[0].value and not at.subheader
     go(at, "power.py")
     assert "` head.jsonl `, line 1" in at.error[0].value and not at.subheader
-    assert len(at.get("plotly_chart")) == 5  # the run's charts only
+    assert not at.get("plotly_chart")  # none of the game's charts (the run's wait for their part)

@@ -13,11 +13,12 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from imperial_lab.core.gamelog import replay
+from imperial_lab.core.games.imperial2030.action_words import choice_words
 from imperial_lab.dashboard.games.imperial2030 import playview
 from imperial_lab.core.games.imperial2030.setups import SETUPS_DIR
 from imperial_lab.dashboard import playkit
 from imperial_lab.dashboard.pages import page_path
-from tests.lab_fixtures import APP_SECONDS
+from tests.lab_fixtures import APP_SECONDS, component_svgs
 
 # What the person prefers when it is offered (a short game: taxation brings power points); else choice 1.
 PREFERRED = ("rondel taxation", "end maneuver", "import done", "build none", "pass")
@@ -96,8 +97,11 @@ def test_a_person_plays_a_whole_game_against_random_bots(home):
     assert "**Player A: " in page and "[§6 The rondel](/rules?section=6)" in page  # the decision, with its rule
     assert "**Rondel: where the nation goes ([§6](/rules?section=6))**" in page and "**What happened**" in page
     assert "first placement, free · builds a factory, 5m ([§7.1](/rules?section=7.1))" in texts(at.caption)
-    assert len(at.get("plotly_chart")) == 2  # the rondel, the bonds
-    assert sum("imperial-board" in m.value for m in at.markdown) == 1  # the board (SVG)
+    assert not at.get("plotly_chart")  # the board and the rondel are SVG, the bonds a table
+    board, rondel = component_svgs(at)
+    assert "imperial-board" in board and 'data-click="region:' in board  # clickable
+    assert rondel.count('class="space"') == 8 and rondel.count('stroke="#1a9850"') == 8  # a first placement: any space
+    assert "bonds-table" in texts(at.markdown)
     clicks = 0
     while not session(at).is_over():
         assert session(at).waiting_for() == 0  # the bots replied at once
@@ -112,21 +116,39 @@ def test_a_person_plays_a_whole_game_against_random_bots(home):
     assert saved == s.to_log() and replay(saved.splitlines()).is_terminal()
 
 
-def test_why_not_names_the_rule_and_a_move_in_words(home):
-    at = start(open_play())
-    at.text_input(key="play_why_text").input("pass")
-    at.button(key="FormSubmitter:play_why_form-Why not?").click().run()
-    error = texts(at.error)
-    assert "The engine refuses it:" in error
-    assert "illegal action 'pass': the government must first choose a rondel destination" in error
-    assert "[RULES.md §5]" in error
-    at.text_input(key="play_why_text").input("rondel -> **beach**")
-    at.button(key="FormSubmitter:play_why_form-Why not?").click().run()
-    error = texts(at.error)
-    assert "not an action of the notation" in error and "'rondel -> **beach**'" in error  # as written
-    at.text_input(key="play_why_text").input("rondel taxation")
-    at.button(key="FormSubmitter:play_why_form-Why not?").click().run()
-    assert "'rondel taxation' is legal here: it is choice 8." in texts(at.success)
+def test_why_not_lists_the_decisions_actions_and_names_the_rule_in_words(home):
+    at = start(open_play(), bots="heuristic")
+    for _ in range(40):  # on to a rondel choice of a nation already on the rondel: some spaces are refused
+        s = session(at)
+        if s.state.decision_name() == "turn_start" and s.state.to_json()["nations"][s.state.to_json()["turn"]["nation"]]["rondel"]:
+            break
+        choose(at)
+    s = session(at)
+    legal = [s.state.action_to_string(a) for a in s.legal()]
+    why = at.selectbox(key=f"play_why_{s.changes}")
+    assert why.options[:len(legal)] == [f"✓ {choice_words(text)}" for text in legal]  # in words, never notation
+    refused = next(text for text in s.why_options() if text not in legal)
+    assert f"✗ {choice_words(refused)}" in why.options
+    why.set_value(refused).run()
+    warning = texts(at.warning)
+    assert f"**{choice_words(refused)}**: Not allowed: " in warning and "(/rules?section=6)" in warning  # §6, linked
+    assert "The rondel" in warning  # the rule's name in words
+    assert "RULES.md" not in warning and "pending decision" not in warning
+    at.selectbox(key=f"play_why_{s.changes}").set_value(legal[0]).run()
+    assert f"**{choice_words(legal[0])}** is allowed here: choice 1." in texts(at.success)
+
+
+def test_games_in_progress_are_listed_to_go_on_with(home):
+    at = start(open_play(), bots="heuristic", seed=3)
+    choose(at)
+    game_id = at.query_params["game"]
+    other = open_play()  # another browser, a plain address
+    assert "Your games in progress (1)" in [e.label for e in other.expander]
+    listed = texts(other.markdown)
+    assert "3 players, Player A played by a person" in listed and "Player A to decide" in listed
+    other.button(key=f"play_resume_{game_id}").click().run()
+    assert not other.exception, other.exception
+    assert other.query_params["game"] == game_id and session(other).actions == session(at).actions
 
 
 def test_undo_goes_back_to_the_persons_decision(home):
@@ -141,7 +163,7 @@ def test_undo_goes_back_to_the_persons_decision(home):
     at.button(key="play_undo").click().run()
     assert not at.exception
     assert len(session(at).actions) == before and session(at).decision_lines() == lines
-    assert f"Undone: Player A's {playview.plain(text)} (`{text}`) and the " in texts(at.info)
+    assert f"Undone: Player A's decision “{choice_words(text)}” (`{text}`) and the " in texts(at.info)
     choose(at, 1)
     again = list(session(at).actions)
     at.button(key="play_undo").click().run()
@@ -218,11 +240,12 @@ def test_the_hint_shows_the_search_bots_choice_and_estimates(home):
     at.button(key="play_hint_ask").click().run()
     assert not at.exception, at.exception
     shown = texts(at.markdown)
-    assert "The search bot (mcts, " in shown and "would choose" in shown
+    hint = session(at).hint(50)
+    assert "The search bot would choose" in shown and hint.search_words in shown
     table = at.dataframe[0].value
-    assert list(table.columns) == ["choice", "action", "text form", "visits", "win chance"]
+    assert list(table.columns) == ["choice", "action", "visits", "win chance"]  # no column of notation
     assert table["visits"].is_monotonic_decreasing and len(table) == 5
-    assert "estimated win chance of Player A" in texts(at.caption)
+    assert "the win chance it estimates for Player A" in texts(at.caption)
 
 
 def test_hot_seat_and_a_setup_file(home):

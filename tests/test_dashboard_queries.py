@@ -16,7 +16,7 @@ from imperial_lab.core.errors import SetupError
 from imperial_lab.core.games.imperial2030.data import NATIONS
 from imperial_lab.dashboard.games.imperial2030 import charts as imperial_charts, queries
 from imperial_lab.dashboard.games.imperial2030 import setup_table
-from imperial_lab.dashboard.games.imperial2030.colours import NATION_COLOURS
+from imperial_lab.dashboard.games.imperial2030.colours import NATION_COLOURS, NATION_NAMES
 from imperial_lab.core.games.imperial2030.setups import SETUPS_DIR, read_setup_file
 from imperial_lab.dashboard import charts, queries as catalog_queries
 from imperial_lab.dashboard.style import PLAYER_COLOURS, RUN_COLOURS, player_label
@@ -199,15 +199,22 @@ def test_run_and_comparison_charts(lab):
     run = lab.runs[0]
     fig = imperial_charts.ended_by(queries.ended_by(lab.catalog, run))
     assert list(fig.data[0].x) == list(NATIONS)
-    fig = imperial_charts.change_rounds(queries.government_change_rounds(lab.catalog, run))
-    assert all(t.marker.color == NATION_COLOURS[t.name] for t in fig.data)
+    changes = queries.government_change_rounds(lab.catalog, run)
+    fig = imperial_charts.change_rounds(changes, 10)
+    assert fig.data[0].type == "heatmap" and list(fig.data[0].y) == [NATION_NAMES[c] for c in NATIONS
+                                                                     if c in set(changes["nation"])]
+    first = changes.iloc[0]  # each cell: the changes per 100 games, written in it
+    row, col = list(fig.data[0].y).index(NATION_NAMES[first["nation"]]), list(fig.data[0].x).index(str(first["round"]))
+    assert fig.data[0].text[row][col] == f"{first['changes'] * 10:.0f}"
     lengths = queries.frequencies(lab.catalog, run, "rounds")
     assert imperial_charts.counts_bar(lengths, "value", "n", "Game length", "rounds").data[0].y.tolist() == lengths["n"].tolist()
     c = compare.load(lab.catalog, lab.runs)
     fig = charts.win_rates(c.run_seats, "seat", "Win rate by seat", 0.25, n="n")
-    assert [t.name for t in fig.data] == sorted(lab.runs)
-    assert [t.marker.color for t in fig.data] == list(RUN_COLOURS[:2])
-    assert all(t.error_y.array is not None for t in fig.data)
+    assert [t.name for t in fig.data if t.type == "bar"] == sorted(lab.runs)
+    assert [t.name for t in fig.data if t.type == "scatter"] == ["fair share 25%"]  # in the legend, not on a bar
+    assert [t.marker.color for t in fig.data if t.type == "bar"] == list(RUN_COLOURS[:2])
+    assert all(t.error_y.array is not None for t in fig.data if t.type == "bar")
+    assert not fig.layout.annotations  # no label on the plot
     for distribution in ("rounds", "lead_changes", "margin"):
         fig = charts.cell_distributions(c.games, distribution, "per game", "x", c.lineups)
         assert [t.name for t in fig.data] == [f"{setup} · random ×4" for setup in sorted(c.setups)]  # a line a cell
@@ -233,7 +240,7 @@ def test_every_chart_has_its_legend_below_the_plot_never_under_its_title(lab, ga
                imperial_charts.control_timeline(queries.control_segments(lab.catalog, run, game_id)),
                imperial_charts.bond_ownership(queries.bond_ownership(lab.catalog, run, game_id), 300),
                imperial_charts.ended_by(queries.ended_by(lab.catalog, run)),
-               imperial_charts.change_rounds(queries.government_change_rounds(lab.catalog, run)),
+               imperial_charts.change_rounds(queries.government_change_rounds(lab.catalog, run), 12),
                imperial_charts.counts_bar(queries.frequencies(lab.catalog, run, "rounds"), "value", "n", "Length", "rounds"),
                charts.win_rates(c.run_seats, "seat", "Win rate by seat", n="n"),
                charts.cell_win_rates(c.seats), charts.seat_scores(c.seats), charts.seat_ladder(c.seats, c.lineups, 0.03),

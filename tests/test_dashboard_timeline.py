@@ -15,7 +15,7 @@ from imperial_lab.core.gamelog import replay, write_log
 from imperial_lab.core.games.imperial2030.actions import parse_action
 from imperial_lab.core.games.imperial2030.data import load_board
 from imperial_lab.core.games.imperial2030.action_words import WORDS, action_words
-from imperial_lab.core.games.imperial2030.explain import nation
+from imperial_lab.core.games.imperial2030.words import nation
 from imperial_lab.dashboard.games.imperial2030.replay import action_groups, event_groups, timeline_from_text
 from imperial_lab.core.interface import make_game
 from imperial_lab.core.play import play_game

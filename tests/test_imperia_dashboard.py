@@ -18,10 +18,13 @@ from streamlit.testing.v1 import AppTest
 
 from imperial_lab.core.bots import make_bot
 from imperial_lab.core.gamelog import write_log
-from imperial_lab.dashboard.games.imperia.boardview import board_svg, tile_words
-from imperial_lab.core.games.imperia.explain import explain, who
+from imperial_lab.dashboard.games.imperia.boardview import board_svg
+from imperial_lab.core.games.imperia.words import tile_words
+from imperial_lab.core.games.imperia.explain import explain
+from imperial_lab.core.games.imperia.action_words import action_words
+from imperial_lab.core.games.imperia.words import hand_words as words_of_hand, type_words, who
 from imperial_lab.dashboard.games.imperia.replay import replay_text
-from imperial_lab.core.games.imperia.rules_text import section, sections
+from imperial_lab.core.games.imperia.rules_text import REFERENCE
 from imperial_lab.core.play import play_game
 from imperial_lab.dashboard.pages import sections as navigation
 from imperial_lab.dashboard.playkit import PERSON
@@ -104,9 +107,9 @@ def test_every_event_has_words_and_a_section_of_the_reference(replays):
                 kinds.add(event["kind"])
                 words = explain(event, snapshot.position)
                 assert words and words != event["kind"]
-                assert section(event["rule"]) is not None, event["rule"]
+                assert REFERENCE.section(event["rule"]) is not None, event["rule"]
     assert {"start_seat", "board_placed", "fortress_placed", "drawn", "placed", "warlord", "game_ended"} <= kinds
-    assert {"§6.4", "§6.6", "§9", "§11 G21"} <= set(sections())
+    assert {"§6.4", "§6.6", "§9", "§11 G21"} <= set(REFERENCE.sections)
 
 
 def test_another_seats_draw_hides_the_tile():
@@ -120,8 +123,8 @@ def test_the_navigation_has_a_section_for_imperia():
     assert list(sections_)[-1] == "Lab" and "Imperia" in sections_
     urls = [page.url_path for pages in sections_.values() for page in pages]
     assert len(urls) == len(set(urls))  # every page has a URL of its own
-    assert [p.url_path for p in sections_["Imperia"]] == ["imperia_explorer", "imperia_play", "imperia_rules",
-                                                          "imperia_runs"]
+    assert [p.url_path for p in sections_["Imperia"]] == ["imperia_explorer", "imperia_play", "imperia_lessons",
+                                                          "imperia_rules", "imperia_runs"]
 
 
 # ----- the pages (AppTest) -----
@@ -210,15 +213,15 @@ def hands_row(at: AppTest, seat: int) -> str:
 
 
 def hand_words(session, seat: int) -> str:
-    """``seat``'s hand as the page writes it (``1× cav/o, 2× inf/d``)."""
-    hand = session.state.observation(seat)["players"][seat]["hand"]
-    return ", ".join(f"{count}× {name}" for name, count in hand.items()) or "empty"
+    """``seat``'s hand as the page writes it (``1× straight cavalry, 2× slanted infantry``)."""
+    return words_of_hand(session.state.observation(seat)["players"][seat]["hand"])
 
 
 def hand_names(session) -> set[str]:
-    """The tile types in any seat's hand."""
+    """The tile types in any seat's hand, in notation (``gen/o``) and in words (``straight general``)."""
     seats = range(session.game.num_players)
-    return {name for p in seats for name in session.state.observation(p)["players"][p]["hand"]}
+    names = {name for p in seats for name in session.state.observation(p)["players"][p]["hand"]}
+    return names | {type_words(name) for name in names}
 
 
 def assert_handed_over(at: AppTest, seat: int) -> None:
@@ -261,7 +264,7 @@ def test_undo_restores_the_position_before_the_persons_last_decision(home):
     at.button(key="imperia_play_undo").click().run()
     assert not at.exception, at.exception
     assert session_of(at).actions == before and session_of(at).state.to_json() == position
-    assert f"Undone: Player A (red)'s {text} (`{text}`) and the " in texts(at.info)[0]
+    assert f"Undone: Player A (red)'s decision “{action_words(text)}” (`{text}`) and the " in texts(at.info)[0]
     assert texts(at.subheader) == ["Your turn, Player A (red)"]
 
 
@@ -381,3 +384,21 @@ def test_the_rules_page_renders_and_opens_an_asked_section(home):
     assert [e.label for e in at.expander][:3] == ["§1 What is in the box", "§2 The board", "§3 Setting up"]
     at = open_page("imperia_rules.py", {"section": "6.6"})
     assert at.markdown and any(m.startswith("## §6.6 A general's orders") for m in texts(at.markdown))
+
+
+def test_the_play_page_shows_the_choice_in_words_and_previews_it_on_the_board(home):
+    """The choices in words (no ``gen/o`` or ``NW r0``); the board rings where the chosen kind may go,
+    with a dot at each side a tile may face, and shows the chosen action as it will be."""
+    at = start_play()
+    s = session_of(at)
+    action = next(w for w in at.selectbox if w.key.startswith("imperia_play_action_"))
+    labels = action.options  # as the page writes them
+    assert labels and not [label for label in labels if "/" in label or " r0" in label]
+    assert s.state.decision_name() == "board" and not any(c != "." for row in s.state.to_json()["terrain"] for c in row)
+    board = next(m for m in texts(at.markdown) if "imperia-board" in m)
+    assert 'data-terrain="F"' in board  # the board chosen, shown laid before it is played
+    while s.state.decision_name() != "turn":  # on to a tile: where it may go, and its facings
+        at = play_first(at)
+        s = session_of(at)
+    board = next(m for m in texts(at.markdown) if "imperia-board" in m)
+    assert 'class="preview"' in board and 'class="target"' in board and 'class="facing-target"' in board

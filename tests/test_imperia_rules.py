@@ -10,7 +10,7 @@ import pytest
 from imperial_lab.core.bots import RandomBot
 from imperial_lab.core.errors import IllegalActionError, SetupError
 from imperial_lab.core.games.imperia.board import D, RING_TOUCHING, TYPE_NAMES
-from imperial_lab.dashboard.games.imperia.boardview import tile_words
+from imperial_lab.core.games.imperia.words import tile_words
 from imperial_lab.core.games.imperia.data import TEMPLATE
 from imperial_lab.core.games.imperia.game import Imperia
 from imperial_lab.core.games.imperia.builders import build
@@ -585,8 +585,8 @@ def test_g18_fixed_types_visible_on_the_board_hidden_in_hands():
     play(s, "place gen/d-mob 4,2 SE")
     stack = next(e for e in s.observation(1)["stacks"] if e["space"] == [4, 2])
     assert stack["tiles"] == ["red:G3d-mob"]
-    assert tile_words("red:G3d-mob", "SE") == "red general (diagonal, mobilises) facing SE"
-    assert tile_words("red:G2o-dir") == "red general (orthogonal, directs troops)"
+    assert tile_words("red:G3d-mob", "SE") == "red slanted mobilising general facing south-east"
+    assert tile_words("red:G2o-dir") == "red straight troop-directing general"
     red = s.observation(1)["players"][0]
     assert "hand" not in red and red["unseen"]["gen/o-mob"] == 1 and "gen/d-mob" not in red["unseen"]
     game = Imperia({**FIXED, "players": 2})

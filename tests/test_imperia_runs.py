@@ -168,7 +168,7 @@ def test_the_page_shows_the_comparisons_of_a_run(lab, monkeypatch):
     monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(catalog))
     at = open_page()
     assert [e.value for e in at.title] == ["Imperia runs"]
-    assert at.selectbox(key="imperia_runs_run").value == RUN
+    assert at.sidebar.selectbox(key="run").value == RUN
     assert [e.value for e in at.subheader] == ["First-player advantage", "Fortress site", "Layout", "Tempo"]
     words = "\n".join(e.value for e in [*at.markdown, *at.caption, *at.info])
     assert f"{GAMES} finished games of {PLAYERS} players" in words
@@ -185,7 +185,10 @@ def test_the_page_shows_the_comparisons_of_a_run(lab, monkeypatch):
 
 
 def test_the_page_says_how_to_make_an_imperia_run(tmp_path, monkeypatch):
-    monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(tmp_path / "lab.duckdb"))  # empty
+    """A catalogue with runs of its own but none of this game (an empty one gets the first start's)."""
+    catalog = tmp_path / "lab.duckdb"
+    simulate(tmp_path / "runs" / "other", 1, 2, "standard", ["random", "random"], 1, catalog=catalog, progress=False)
+    monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(catalog))
     at = open_page()
     assert not at.subheader and not at.dataframe
     assert "imperial simulate --game imperia --players 3 --games 1000 --bots heuristic --out runs/NAME" in \

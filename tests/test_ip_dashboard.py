@@ -216,7 +216,7 @@ def card_name_or_dev(card: str) -> str:
 def test_the_navigation_has_a_section_for_imperial_powers():
     sections_ = navigation()
     assert list(sections_)[-1] == "Lab" and "Imperial Powers" in sections_
-    assert [p.url_path for p in sections_["Imperial Powers"]][:3] == ["ip_explorer", "ip_play", "ip_rules"]
+    assert [p.url_path for p in sections_["Imperial Powers"]][:4] == ["ip_explorer", "ip_play", "ip_lessons", "ip_rules"]
     urls = [page.url_path for pages in sections_.values() for page in pages]
     assert len(urls) == len(set(urls))  # every page has a URL of its own
 
@@ -264,7 +264,7 @@ def upload(at: AppTest, text: str, name: str = "game.jsonl") -> AppTest:
 def test_the_explorer_opens_a_sample_and_steps(home):
     at = open_page("ip_explorer.py")
     assert at.radio(key="ip_source").value == "an uploaded move log"
-    assert "a game of the catalogue" not in at.radio(key="ip_source").options  # no ip_games table
+    assert "a game of the run" not in at.radio(key="ip_source").options  # no run
     run(at.radio(key="ip_source").set_value("a sample game (bots)"))
     assert texts_of(at.subheader) == ["Before the first action"]
     run(at.button(key="ip_next").click())
@@ -343,8 +343,9 @@ def test_a_game_of_the_catalogue_opens_when_ip_games_has_logs(home):
     simulate(home / "runs" / "ip-run", games=2, players=3, setup="default", bots=["random"] * 3, seed=4, workers=1,
              catalog=home / "lab.duckdb", progress=False, game=GAME)
     at = open_page("ip_explorer.py")
-    run(at.radio(key="ip_source").set_value("a game of the catalogue"))
-    assert at.selectbox(key="ip_catalogue_game").options == ["ip-run · game 0", "ip-run · game 1"]
+    assert at.radio(key="ip_source").value == "a game of the run"  # the first choice when the run has games
+    assert at.selectbox(key="ip_game_of_ip-run").options == ["game 0", "game 1"]
+    assert "ip-run · game 0" in at.caption[0].value  # the open game is named, never "none open"
     assert texts_of(at.subheader) == ["Before the first action"]
     run(at.button(key="ip_last").click())
     assert "The game is over" in at.success[0].value

@@ -124,7 +124,7 @@ def test_the_page_shows_the_comparisons_of_a_run(lab, monkeypatch):
     monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(catalog))
     at = open_page()
     assert [e.value for e in at.title] == ["Imperial Powers runs"]
-    assert at.selectbox(key="ip_runs_run").value == RUN
+    assert at.sidebar.selectbox(key="run").value == RUN
     assert [e.value for e in at.subheader] == ["The powers", "Seat from the first instigator", "Power or picking order",
                                                "Where each power's VP come from", "Events"]
     words = "\n".join(e.value for e in [*at.markdown, *at.caption, *at.info])
@@ -137,7 +137,10 @@ def test_the_page_shows_the_comparisons_of_a_run(lab, monkeypatch):
 
 
 def test_the_page_says_how_to_make_a_run(tmp_path, monkeypatch):
-    monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(tmp_path / "lab.duckdb"))  # empty
+    """A catalogue with runs of its own but none of this game (an empty one gets the first start's)."""
+    catalog = tmp_path / "lab.duckdb"
+    simulate(tmp_path / "runs" / "other", 1, 2, "standard", ["random", "random"], 1, catalog=catalog, progress=False)
+    monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(catalog))
     at = open_page()
     assert not at.subheader and not at.dataframe
     assert "imperial simulate --game imperial_powers" in at.info[0].value

@@ -6,6 +6,7 @@ its feedback, gives an illegal one the engine's reason, and keeps progress over 
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import shutil
@@ -16,11 +17,14 @@ from streamlit.testing.v1 import AppTest
 
 from imperial_lab.core.interface import make_game
 from imperial_lab.core.jsonio import MAX_DEPTH
-from imperial_lab.core.lessons import (ILLEGAL, RIGHT, UNREADABLE, WRONG, LessonError, lesson_id, lessons_dir, load_catalogue,
-                          load_lesson, load_lessons)
+from imperial_lab.core.games.imperial2030.action_words import choice_words
+from imperial_lab.core.lessons import (ILLEGAL, RIGHT, UNREADABLE, WRONG, LessonError, lesson_id, lessons_dir,
+                                       load_catalogue, load_lesson, load_lessons, load_progress, progress_path,
+                                       save_progress)
 from imperial_lab.core.games.imperial2030.rules_text import references, section, sections
 from imperial_lab.dashboard.pages import page_path
-from tests.lab_fixtures import APP_SECONDS
+from imperial_lab.dashboard.playkit import md
+from tests.lab_fixtures import APP_SECONDS, component_svgs, open_page
 from tests.toy_games import NIM
 
 PAGE = page_path("lessons.py")
@@ -224,20 +228,19 @@ def page(**query) -> AppTest:
     return at
 
 
-def choose(at: AppTest, lesson, text: str) -> AppTest:
-    key = f"lesson_choice_{lesson.id}"
-    widgets = [w for w in (*at.radio, *at.selectbox) if w.key == key]
+def choose(at: AppTest, lesson, text: str, key: str = "choice", button: str = "check") -> AppTest:
+    widgets = [w for w in (*at.radio, *at.selectbox) if w.key == f"lessons_{key}_{lesson.id}"]
     widgets[0].set_value(text)
-    at.button(key="lesson_check").click().run()
+    at.button(key=f"lessons_{button}").click().run()
     assert not at.exception, at.exception
     return at
 
 
-def typed(at: AppTest, lesson, text: str) -> AppTest:
-    at.text_input(key=f"lesson_text_{lesson.id}").input(text)
-    at.button(key="lesson_try").click().run()
-    assert not at.exception, at.exception
-    return at
+def shown_views(at: AppTest) -> dict:
+    """The lesson's views as drawn: the board's SVG, the nations' table, the bonds' heatmap."""
+    text = [m.value for m in at.markdown]
+    return {"board": component_svgs(at)[0], "nations": next(t for t in text if t.startswith("| nation |")),
+            "bonds": next(t for t in text if 'class="bonds-table"' in t)}
 
 
 def query(at: AppTest, key: str) -> str:
@@ -245,53 +248,78 @@ def query(at: AppTest, key: str) -> str:
     return value[0] if isinstance(value, list) else value
 
 
-@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.id)
-def test_the_lessons_page_passes_the_right_answer_and_explains_a_wrong_one(lesson):
+# The page with a few lessons (every lesson's answers are checked above, without the page): a
+# choice of bonds, a move across the Pacific (a view of its own), an illegal move (a canal).
+PAGE_LESSONS = ["setup-bonds", "fleets", "canals"]
+
+
+@pytest.mark.parametrize("lesson_key", PAGE_LESSONS)
+def test_the_lessons_page_passes_the_right_answer_and_explains_a_wrong_one(lesson_key):
+    lesson = BY_ID[lesson_key]
     at = page(lesson=lesson.id)
     assert at.header[0].value.endswith(lesson.title)
     assert any("/rules?section=" in c.value for c in at.caption)  # the rules it covers, as links
-    assert len(at.get("plotly_chart")) == 2  # rondel, bonds
-    assert sum("imperial-board" in m.value for m in at.markdown) == 1  # the board (SVG)
+    board, rondel = component_svgs(at)
+    assert "imperial-board" in board and "imperial-rondel" in rondel and 'data-click="region:' in board
     assert lesson.task in at.info[0].value
     legal = lesson.legal_texts()
+    labels = [at.radio(key=f"lessons_choice_{lesson.id}").format_func(t) for t in legal] if len(legal) <= 10 else []
+    assert not [label for label in labels if label in legal]  # in words, never the notation
     wrong = next((t for t in lesson.specific if t in legal), None) or next(t for t in legal if t not in lesson.answers)
+    before = shown_views(at)
     choose(at, lesson, wrong)
     assert at.warning and lesson.specific.get(wrong, lesson.generic)[:40] in at.warning[0].value
-    assert f"`{wrong}`" in at.warning[0].value and not at.success
+    assert f"**{md(choice_words(wrong))}**" in at.warning[0].value and not at.success
+    assert any("After your move" in m.value for m in at.markdown)  # the views follow the move
+    after = shown_views(at)
+    assert after["board"] != before["board"]
+    if wrong.startswith("buy"):  # a bond bought: the bond heatmap and the treasuries show it
+        assert after["bonds"] != before["bonds"] and after["nations"] != before["nations"]
     illegal = next((t for t in lesson.specific if t not in legal), None)
     if illegal is not None:
-        typed(at, lesson, illegal)
+        choose(at, lesson, illegal, key="other", button="try")
         error = at.error[0].value
-        assert "not allowed here" in error and "[RULES.md §" in error and lesson.specific[illegal][:40] in error
+        assert "Not allowed: " in error and "RULES.md" not in error and lesson.specific[illegal][:40] in error
     choose(at, lesson, lesson.answers[0])
     assert at.success and lesson.success[:40] in at.success[0].value
-    assert lesson.id in query(at, "done").split(",")
+    assert lesson.id in load_progress("imperial2030")  # kept in the user folder
     assert at.selectbox(key="lessons_pick").value == lesson.id
     assert "1 of" in at.get("progress")[0].proto.text
+    save_progress("imperial2030", set())
 
 
-def test_progress_survives_a_refresh_and_the_next_lesson_button():
+def test_each_lesson_opens_on_its_own_view_of_the_board():
+    """The view is the lesson's (the smallest showing its regions), never the one chosen in another."""
+    at = page(lesson="battles")
+    assert at.get("button_group")[0].value == "Americas"
+    at = page(lesson="convoy")
+    assert at.get("button_group")[0].value == "Asia"
+    at.get("button_group")[0].set_value("Europe").run()
+    at.selectbox(key="lessons_pick").set_value("fleets").run()  # across the Pacific's edge: the world
+    assert at.get("button_group")[0].value == "World" and 'aria-label="the board (world)"' in component_svgs(at)[0]
+
+
+def test_progress_is_kept_in_the_user_folder_and_the_next_lesson_button():
     first, second = LESSONS[0], LESSONS[1]
+    save_progress("imperial2030", set())
     at = page()
     assert at.selectbox(key="lessons_pick").value == first.id  # a first visit opens the first lesson
     choose(at, first, first.answers[0])
-    done = query(at, "done")
-    again = page(lesson=query(at, "lesson"), done=done)  # a refresh: a new session with the same URL
-    assert again.selectbox(key="lessons_pick").value == first.id and "✓" in again.header[0].value
+    assert progress_path().is_file() and load_progress("imperial2030") == {first.id}
+    again = page()  # a new session, a plain address (/lessons): the user folder remembers
+    assert again.selectbox(key="lessons_pick").value == second.id  # the first lesson not done
     assert f"1 of {len(LESSONS)} lessons done" == again.get("progress")[0].proto.text
-    again.button(key="lesson_next").click().run()
+    again = page(lesson=first.id)
+    assert "✓" in again.header[0].value
+    again.button(key="lessons_next").click().run()
     assert again.selectbox(key="lessons_pick").value == second.id and query(again, "lesson") == second.id
-    assert page(done=f"{first.id},no-such-lesson").selectbox(key="lessons_pick").value == second.id
     again.button(key="lessons_reset").click().run()
-    assert not query(again, "done") and f"0 of {len(LESSONS)}" in again.get("progress")[0].proto.text
+    assert load_progress("imperial2030") == set() and f"0 of {len(LESSONS)}" in again.get("progress")[0].proto.text
 
 
-def test_typing_an_unreadable_action_or_nothing(monkeypatch):
-    lesson = BY_ID["rondel-costs"]
-    at = page(lesson=lesson.id)
-    typed(at, lesson, "rondel beach")
-    assert "cannot read this action" in at.error[0].value and "unknown rondel space" in at.error[0].value
-    at.button(key="lesson_check").click().run()
+def test_checking_nothing_asks_for_a_move():
+    at = page(lesson="rondel-costs")
+    at.button(key="lessons_check").click().run()
     assert "Choose a move first" in at.info[-1].value
 
 
@@ -350,3 +378,54 @@ def test_lessons_work_for_any_game_of_the_interface(tmp_path, monkeypatch):
     illegal = lesson.check("take 4")
     assert illegal.verdict == ILLEGAL and illegal.rule == "nim" and "cannot take 4 of 7" in illegal.reason
     assert illegal.advice == "At most three."
+
+
+# ----- the lessons of Imperia and Imperial Powers -----
+
+OTHER_GAMES = {"imperia": ("imperia_lessons", 6), "imperial_powers": ("ip_lessons", 6)}
+
+
+@pytest.mark.parametrize("game", OTHER_GAMES)
+def test_every_lesson_of_the_other_games_is_checked_by_the_engine(game):
+    """At least six lessons each; every answer right, every lesson's move with words of its own judged
+    as the file says (a legal one wrong, an illegal one refused by the engine with its rule), and every
+    rule they name in that game's rules reference."""
+    from imperial_lab.core.registry import plugin
+
+    reference = importlib.import_module(f"imperial_lab.core.games.{game}.rules_text").REFERENCE
+    lessons, errors = load_catalogue(lessons_dir(game))
+    assert not errors and len(lessons) >= OTHER_GAMES[game][1]
+    assert all(lesson.state().game.name == plugin(game).name for lesson in lessons)
+    for lesson in lessons:
+        assert all(lesson.check(answer).ok for answer in lesson.answers)
+        legal = lesson.legal_texts()
+        assert set(legal) - set(lesson.answers)  # something to get wrong
+        for text in lesson.specific:
+            result = lesson.check(text)
+            assert result.verdict == (WRONG if text in legal else ILLEGAL), (lesson.id, text)
+            if result.verdict == ILLEGAL:
+                assert reference.resolve(result.rule) is not None, (lesson.id, result.rule)
+        texts = [lesson.explanation, lesson.task, lesson.success, lesson.generic, *lesson.specific.values()]
+        named = set(lesson.rules) | {ref for text in texts for ref in reference.references(text)}
+        assert not [ref for ref in named if reference.section(ref) is None], lesson.id
+
+
+@pytest.mark.parametrize("game", OTHER_GAMES)
+def test_the_other_games_lessons_pages_judge_a_move_in_words(game):
+    """The game's Lessons page: choices in words, a wrong move's feedback, the right one passes and is
+    kept in the user folder under the game's name."""
+    url, _ = OTHER_GAMES[game]
+    lesson = load_catalogue(lessons_dir(game))[0][-1]
+    at = open_page(url, {"lesson": lesson.id})
+    assert at.header[0].value.endswith(lesson.title) and lesson.task in at.info[0].value
+    prefix = url
+    choice = [w for w in (*at.radio, *at.selectbox) if w.key == f"{prefix}_choice_{lesson.id}"][0]
+    assert not [text for text in lesson.legal_texts() if choice.format_func(text) == text]  # in words
+    wrong = next(t for t in lesson.specific if t in lesson.legal_texts())
+    choice.set_value(wrong)
+    at.button(key=f"{prefix}_check").click().run()
+    assert not at.exception and lesson.specific[wrong][:30] in at.warning[0].value
+    [w for w in (*at.radio, *at.selectbox) if w.key == f"{prefix}_choice_{lesson.id}"][0].set_value(lesson.answers[0])
+    at.button(key=f"{prefix}_check").click().run()
+    assert lesson.success[:30] in at.success[0].value and lesson.id in load_progress(game)
+    save_progress(game, set())

@@ -109,7 +109,7 @@ def test_undo_reload_and_resume(home):
     click(at, "nim_take_2")  # the bot replies at once
     assert len(session(at).actions) == 2 and (home / "play" / f"{game_id}.jsonl").read_text() == session(at).to_log()
     click(at, "nim_undo")
-    assert session(at).actions == [] and "Undone: Player A's take 2 (`take 2`) and the 1 move after it." == \
+    assert session(at).actions == [] and "Undone: Player A's decision “take 2” (`take 2`) and the 1 move after it." == \
         at.info[0].value
     click(at, "nim_take_1")
     reloaded = open_nim({"game": game_id})  # a new browser session at the same address

@@ -19,8 +19,9 @@ from imperial_lab.core.games.imperial2030 import rules_text
 from imperial_lab.core.games.imperial2030.explain import RULE_TITLES, explain
 from imperial_lab.core.games.imperial2030.texts import WHAT
 from imperial_lab.core.play import play_game
-from imperial_lab.core.games.imperial2030.rules_text import (link_sections, normalize, parse_file, resolve, section, section_key, section_link,
-                                  section_url, sections, subsections, top_sections)
+from imperial_lab.core.games.imperial2030.rules_text import (REFERENCE, link_sections, normalize, resolve, section,
+                                                            section_link, section_url, sections)
+from imperial_lab.core.rules_text import MAX_FILE_BYTES, Reference
 from imperial_lab.dashboard.games.imperial2030.replay import timeline_from_text
 from imperial_lab.dashboard.pages import page_path
 from tests.golden_support import RULES_FINGERPRINT, gram_hash, words
@@ -93,10 +94,10 @@ NAME_WORDS = {"ru", "russia", "cn", "china", "in", "india", "br", "brazil", "us"
 
 
 def test_sections_are_read_in_order_with_their_subsections():
-    tops = [s.ref for s in top_sections()]
+    tops = [s.ref for s in REFERENCE.top_sections()]
     assert tops == [f"§{k}" for k in range(14)]
-    assert [s.ref for s in subsections("§7.4")] == [f"§7.4.{k}" for k in range(1, 9)]
-    assert [s.ref for s in subsections("§11")] == [f"§11 Q{k}" for k in range(1, 29)]
+    assert [s.ref for s in REFERENCE.subsections("§7.4")] == [f"§7.4.{k}" for k in range(1, 9)]
+    assert [s.ref for s in REFERENCE.subsections("§11")] == [f"§11 Q{k}" for k in range(1, 29)]
     assert section("§7.4.6").title == "Protection of the last working factory" and section("§7.4.6").level == 3
     assert all(s.file.endswith(".md") for s in sections().values())
 
@@ -105,7 +106,8 @@ def test_references_and_their_links():
     assert normalize("7.4.6") == normalize("§7.4.6") == normalize(" §7.4.6 ") == "§7.4.6"
     assert normalize("11-Q2") == normalize("§11 q2") == normalize("11 Q2") == "§11 Q2"
     assert normalize("beach") is None and normalize("") is None
-    assert section_key("§11 Q2") == "11-Q2" and section_key("§7.4.6") == "7.4.6"
+    assert REFERENCE.key("§11 Q2") == "11-Q2" and REFERENCE.key("§7.4.6") == "7.4.6"
+    assert normalize("Q2") == "§11 Q2"  # a ruling named alone
     assert section_url("§7.4.6") == "/rules?section=7.4.6"
     assert section_url("§11 Q2") == "/rules?section=11-Q2"
     assert section_url("§7.4.9") == "/rules?section=7.4"  # a newer engine's subsection: its enclosing section
@@ -195,12 +197,12 @@ def test_the_rules_page_shows_the_asked_section_first(key, ref):
     holding = ref.split(".")[0].split(" ")[0]
     assert open_ones == [section(holding).heading]
     if asked.level > 1:  # the way back up: links to the enclosing sections
-        assert f"(/rules?section={section_key(holding)})" in at.caption[1].value
+        assert f"(/rules?section={REFERENCE.key(holding)})" in at.caption[1].value
 
 
 def test_the_rules_page_without_a_section_lists_every_section():
     at = rules_page()
-    assert [e.label for e in at.expander] == [s.heading for s in top_sections()]
+    assert [e.label for e in at.expander] == [s.heading for s in REFERENCE.top_sections()]
     assert not any(e.proto.expanded for e in at.expander)
     text = "\n".join(m.value for m in at.markdown)
     for found in sections().values():
@@ -237,7 +239,7 @@ def test_a_malformed_rules_file_is_one_error_naming_it(tmp_path, name, text, why
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
     with pytest.raises(DataError) as info:
-        parse_file(path)
+        REFERENCE.parse_file(path)
     assert str(info.value).startswith(str(path)) and why in str(info.value)
 
 
@@ -245,9 +247,9 @@ def test_a_section_given_twice_or_a_huge_file_is_refused(tmp_path):
     (tmp_path / "01-a.md").write_text("# §1 One\n## §1.1 Sub\n", encoding="utf-8")
     (tmp_path / "01-b.md").write_text("# §1 Again\n", encoding="utf-8")
     with pytest.raises(DataError, match="01-b.md: section §1 is already in 01-a.md"):
-        rules_text._load(str(tmp_path))
+        Reference(tmp_path, "/rules", "§11", "Q").sections
     huge = tmp_path / "big" / "02-big.md"
     huge.parent.mkdir()
-    huge.write_text("# §2 Big\n" + "x" * (rules_text.MAX_FILE_BYTES + 1), encoding="utf-8")
+    huge.write_text("# §2 Big\n" + "x" * (MAX_FILE_BYTES + 1), encoding="utf-8")
     with pytest.raises(DataError, match="more than"):
-        rules_text._load(str(huge.parent))
+        Reference(huge.parent, "/rules", "§11", "Q").sections

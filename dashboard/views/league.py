@@ -87,8 +87,8 @@ def _known_bots() -> str:
 
 
 def choose_run(catalog) -> str | None:
-    """The run shown: leagues first (newest first), then the other runs. On a first visit the sidebar's
-    run if it is a league, else the newest league; a league just played is chosen at once."""
+    """The run shown: leagues first (newest first), then the other runs of every game. On a first visit
+    the newest league (the newest run when there is none); a league just played is chosen at once."""
     runs = cache.runs(catalog)
     if runs.empty:
         return None
@@ -100,9 +100,7 @@ def choose_run(catalog) -> str | None:
         if played in names:
             st.session_state[RUN_KEY] = played
     if st.session_state.get(RUN_KEY) not in names:
-        picked = frame.selected_run()
-        leagues = list(ordered.loc[ordered["rotate"], "name"])
-        st.session_state[RUN_KEY] = picked if picked in leagues or not leagues else leagues[0]
+        st.session_state[RUN_KEY] = names[0]
     return st.selectbox("Run", names, key=RUN_KEY, format_func=lambda name: f"{name} · {lineups[name]}",
                         help="a league (imperial league, or the form above), or any other run of the catalogue")
 
@@ -111,15 +109,15 @@ def ladder_section(standings: dict, lineup: str) -> None:
     bots = ladder.bot_table(standings)
     st.subheader("Ladder")
     st.caption(_scope(standings, lineup))
-    if len(bots) < 2:
-        st.info("This run has one bot in every seat, so its standings say nothing about bots: that bot wins every "
-                "game it finishes. Play a league to compare bots; the seat effect below still holds.")
-    elif not standings["rotate"]:
+    if len(bots) < 2:  # its one row would read "100% win rate": no ladder at all
+        st.info("This run has one bot in every seat, so it says nothing about bots: that bot wins every game it "
+                "finishes. Play a league to compare bots (the form above); the seat effect below still holds.")
+        return
+    if not standings["rotate"]:
         st.warning("This run kept each bot in its seat (it is not a rotated league), so a bot's win rate includes "
                    "its seats' advantage: see the seat effect below.")
-    if len(bots) >= 2:
-        fair = bots["fair"].iloc[0] if bots["fair"].nunique() == 1 else None
-        st.plotly_chart(charts.win_rates(bots, "bot", "Win rate per bot", fair))
+    fair = bots["fair"].iloc[0] if bots["fair"].nunique() == 1 else None
+    st.plotly_chart(charts.win_rates(bots, "bot", "Win rate per bot", fair))
     st.dataframe(bots.drop(columns=["run"]), hide_index=True, column_config={
         "bot": st.column_config.TextColumn("bot", width="medium"),
         "seats": st.column_config.NumberColumn("seats", help="seat-games: games × its seats per game"),

@@ -1,6 +1,7 @@
 """Imperia's events in plain words (the kinds of ``imperial_lab.core.engine.Event``), each with the
-RULES.md section it follows (the event's ``rule``). No Streamlit: the explorer, the Play page and
-tests call ``explain``.
+RULES.md section it follows (the event's ``rule``), named in the game's words
+(imperial_lab.core.games.imperia.words). No Streamlit: the explorer, the Play page and tests call
+``explain``.
 
 ``viewer``: the seat whose eyes the words are for (the Play page's person). Another seat's draws
 are then told without the tile drawn: a hand is private (§7.2). ``None``: everything (the explorer
@@ -10,35 +11,12 @@ replays a whole log).
 from __future__ import annotations
 
 from imperial_lab.core.games.imperia.board import QUADRANTS, TYPE_NAMES
-from imperial_lab.core.games.imperia.data import TEMPLATE, data
 from imperial_lab.core.games.imperia.game import tiles_of
 from imperial_lab.core.games.imperia.position import tile_name
+from imperial_lab.core.games.imperia.words import (facing as facing_words, quarter, tile_kind, tile_owner, turned,
+                                                 type_words, who)
 from imperial_lab.core.interface import seat_name as player_label
-
-TYPE_WORDS = {"gen/o": "straight general", "gen/d": "slanted general", "cav/o": "straight cavalry",
-              "cav/d": "slanted cavalry", "inf/o": "straight infantry", "inf/d": "slanted infantry",
-              "gen/o-mob": "straight mobilising general", "gen/d-mob": "slanted mobilising general",
-              "gen/o-dir": "straight troop-directing general", "gen/d-dir": "slanted troop-directing general"}
-KIND_WORDS = {"W": "warlord", "G": "general", "C": "cavalry", "I": "infantry"}
-
-
-def who(seat: int) -> str:
-    """``Player A (red)``."""
-    return f"{player_label(seat)} ({data().colours[seat].replace('_', ' ')})"
-
-
-def tile_kind(tile) -> str:
-    """A tile (an id int of the events, or ``red:C3d`` of a position) as ``infantry`` etc."""
-    tid = TEMPLATE[tile & 15] if isinstance(tile, int) else tile.split(":")[1]
-    return KIND_WORDS[tid[0]]
-
-
-def article(word: str) -> str:
-    return f"{'an' if word[0] in 'aeiou' else 'a'} {word}"
-
-
-def tile_owner(tile) -> int:
-    return tile >> 4 if isinstance(tile, int) else data().colours.index(tile.split(":")[0])
+from imperial_lab.core.words import article
 
 
 def _stack(position: dict | None, space: str) -> dict | None:
@@ -55,15 +33,15 @@ def explain(event: dict, position: dict | None = None, viewer: int | None = None
     if kind == "start_seat":
         return f"Chance draws the start player: {who(seat)} begins, the others follow clockwise."
     if kind == "board_placed":
-        return (f"Board {event['board']}, side {event['side']}, goes into the {QUADRANTS[event['quadrant']]} "
-                f"quarter, turned {event['rotation']}°.")
+        return (f"Board {event['board']}, side {event['side']}, goes into {quarter(QUADRANTS[event['quadrant']])}, "
+                f"{turned(event['rotation'])}.")
     if kind == "fortress_placed":
         return f"{who(seat)} builds a fortress on {event['space']}."
     if kind == "drawn":
         where = "into the starting hand" if event["rule"] == "§3.4" else "from the pile"
         if viewer is not None and seat != viewer:
             return f"{who(seat)} draws a tile {where} (hidden)."
-        return f"{who(seat)} draws {article(TYPE_WORDS[TYPE_NAMES[event['tile']]])} {where}."
+        return f"{who(seat)} draws {article(type_words(TYPE_NAMES[event['tile']]))} {where}."
     if kind == "redraw":
         return f"{who(seat)} drew three generals: they go back into the pile and {player_label(seat)} draws again."
     if kind == "placed":
@@ -95,7 +73,7 @@ def _placed(event: dict, position: dict | None) -> str:
     stack = _stack(position, space)
     on_top = stack is not None and position is not None and stack["tiles"][-1] == tile_name(event["tile"],
                                                                    tiles_of(position["config"]).ids)
-    facing = f" facing {stack['facings'][-1]}" if on_top and stack else ""
+    facing = f" facing {facing_words(stack['facings'][-1])}" if on_top and stack else ""
     text = f"{who(seat)} places {article(tile_kind(event['tile']))}{facing} on {space}"
     if event["how"] == "battle":
         covered = ""

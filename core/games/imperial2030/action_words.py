@@ -5,7 +5,8 @@ notation"): ``action_words("move army rome -> north_africa via mediterranean_sea
 
 An action's text names only what it chooses; who chooses, for which nation and at what price is
 read from the position document *before* the action (its ``decision`` and ``turn``), which the
-timeline has at hand. Names are those of imperial_lab.core.games.imperial2030.explain (board names, "Player A", …).
+timeline has at hand. Names are the game's words (imperial_lab.core.games.imperial2030.words: board names,
+"Player A", …).
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ from __future__ import annotations
 from imperial_lab.core.games.imperial2030.actions import (ARMY, ARMY_UNIT, BATTLE, BUILD, BUY, CANAL, DEAL, DECLINE, DEMAND, DESTROY, END,
                                        FLAG, FLEET, FLEET_UNIT, FIGHT, IMPORT, PASS, PRODUCE, RONDEL, STANCE_NAMES,
                                        TOPUP, UNIT_NAMES, UPGRADE, VETO, parse_action)
-from imperial_lab.core.games.imperial2030.data import NATIONS, SEA, SPACES, load_board
-from imperial_lab.core.games.imperial2030.explain import nation, possessive, region, space
+from imperial_lab.core.games.imperial2030.data import NATIONS, SPACES, load_board
 from imperial_lab.core.games.imperial2030.turn import move_cost, passes_investor
+from imperial_lab.core.games.imperial2030.words import bond, nation, place, possessive, space
 from imperial_lab.core.interface import seat_name as player_label
+from imperial_lab.core.words import and_list, article, capital, count
 
 
 def action_words(text: str, before: dict) -> str:
@@ -27,23 +29,23 @@ def action_words(text: str, before: dict) -> str:
     return sentence[0].upper() + sentence[1:]
 
 
+def trip(text: str) -> str:
+    """A unit move's text form as words, without the nation: ``move army rome -> north_africa via
+    mediterranean_sea`` -> ``an army from Rome to North Africa, convoyed over the Mediterranean Sea``;
+    NotationError for a text that is no unit move."""
+    from imperial_lab.core.errors import NotationError
+
+    a = parse_action(load_board(), text)
+    if a[0] not in (FLEET, ARMY):
+        raise NotationError(f"not a unit move: {text!r}")
+    return _trip(a)
+
+
 # ----- names -----
 
-def place(region_id: str) -> str:
-    """A region as a sentence names it: seas take "the" (``the North Atlantic``), lands do not."""
-    board = load_board()
-    name = region(region_id)
-    return "the " + name if board.kind[board.region_index[region_id]] == SEA else name
-
-
-def _unit(kind: int, stance: int, article: bool = True) -> str:
+def _unit(kind: int, stance: int, with_article: bool = True) -> str:
     noun = f"{STANCE_NAMES[stance]} {UNIT_NAMES[kind]}" if stance else UNIT_NAMES[kind]
-    return ("an " if noun[0] in "aeiou" else "a ") + noun if article else noun
-
-
-def and_list(names: list[str]) -> str:
-    """``Moscow``, ``Moscow and Ukraine``, ``Moscow, Ukraine and Turkey``."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return article(noun) if with_article else noun
 
 
 def _seat(doc: dict) -> str:
@@ -104,7 +106,7 @@ def _rondel(a, doc) -> str:
     start = SPACES.index(state["rondel"])
     distance = (a[1] - start) % 8
     cost = move_cost(distance, min(state["power_points"], 25) // 5)
-    spaces = "1 space" if distance == 1 else f"{distance} spaces"
+    spaces = count(distance, "space")
     price = f"pays {cost}m" if cost else "free"
     passing = ", passing over Investor" if passes_investor(start, distance) else ""
     return f"{nation(code)} moves to {space(SPACES[a[1]])} ({spaces}, {price}{passing})"
@@ -134,14 +136,14 @@ def _import(a, doc) -> str:
     return f"{nation(_active(doc))} imports {_unit(a[1], 0)} into {_place(a[2])}"
 
 
-def _trip(a, article: bool = True) -> str:
+def _trip(a, with_article: bool = True) -> str:
     """What a move moves, and where: ``an army from Rome to North Africa, convoyed over …``."""
     if a[0] == FLEET:
         origin, to = _regions((a[1], a[2]))
-        return f"{_unit(FLEET_UNIT, 0, article)} from {origin} to {to}"
+        return f"{_unit(FLEET_UNIT, 0, with_article)} from {origin} to {to}"
     _, frm, stance, dest, via, as_stance = a
     origin, to = _regions((frm, dest))
-    text = f"{_unit(ARMY_UNIT, stance, article)} from {origin} to {to}"
+    text = f"{_unit(ARMY_UNIT, stance, with_article)} from {origin} to {to}"
     if via:
         text += f", convoyed over {and_list(_regions(via))}"
     if as_stance:
@@ -157,7 +159,7 @@ def _canal(a, doc) -> str:
     move = parse_action(load_board(), doc["decision"]["move"])
     answer = "allows" if a[1] else "refuses"
     return (f"the canal controller ({nation(_asked(doc))}) {answer} the crossing of "
-            f"{possessive(_active(doc))} {_trip(move, article=False)}")
+            f"{possessive(_active(doc))} {_trip(move, with_article=False)}")
 
 
 def _arrival(doc: dict) -> str:
@@ -168,7 +170,7 @@ def _arrival(doc: dict) -> str:
 
 
 def _fight(a, doc) -> str:
-    return f"{_arrival(doc)} fights {possessive(NATIONS[a[1]])} {_unit(a[2], a[3], article=False)}"
+    return f"{_arrival(doc)} fights {possessive(NATIONS[a[1]])} {_unit(a[2], a[3], with_article=False)}"
 
 
 def _decline(a, doc) -> str:
@@ -178,14 +180,14 @@ def _decline(a, doc) -> str:
 
 
 def _demand(a, doc) -> str:
-    return (f"{nation(_asked(doc))} demands a battle of its {_unit(a[1], a[2], article=False)} "
+    return (f"{nation(_asked(doc))} demands a battle of its {_unit(a[1], a[2], with_article=False)} "
             f"with {_arrival(doc)}")
 
 
 def _battle(a, doc) -> str:
     _, where, kind, stance, other, tkind, tstance = a
-    return (f"{possessive(_active(doc))} {_unit(kind, stance, article=False)} in {_place(where)} "
-            f"battles {possessive(NATIONS[other])} {_unit(tkind, tstance, article=False)} there")
+    return (f"{possessive(_active(doc))} {_unit(kind, stance, with_article=False)} in {_place(where)} "
+            f"battles {possessive(NATIONS[other])} {_unit(tkind, tstance, with_article=False)} there")
 
 
 def _destroy(a, doc) -> str:
@@ -208,4 +210,84 @@ WORDS = {
     BUILD: _build, PRODUCE: _produce, IMPORT: _import, FLEET: _move, ARMY: _move, CANAL: _canal,
     FIGHT: _fight, DECLINE: _decline, DEMAND: _demand, BATTLE: _battle, DESTROY: _destroy, END: _end,
     FLAG: _flag,
+}
+
+
+# ----- short words for a choice (a button, a list, a lesson's answers) -----
+
+# What a rondel space makes the nation do (RULES.md §7), after the space's name.
+SPACE_DOES = {
+    "factory": "builds a factory, 5m (§7.1)",
+    "production_1": "its factories produce units (§7.2)",
+    "production_2": "its factories produce units (§7.2)",
+    "maneuver_1": "moves its units: battles, flags (§7.4)",
+    "maneuver_2": "moves its units: battles, flags (§7.4)",
+    "investor": "pays interest; bonds are bought (§7.5)",
+    "import": "buys up to 3 units, 1m each (§7.3)",
+    "taxation": "taxes, bonus, power points (§7.6)",
+}
+
+
+def choice_words(text: str) -> str:
+    """An action's text form as a short choice, without the position: ``rondel taxation`` ->
+    ``Taxation``, ``buy RU 3`` -> ``Buy Russia's bond 3 (6m)``, ``move army moscow -> ukraine`` ->
+    ``Army Moscow → Ukraine``; a text this does not know is returned as it is."""
+    words = text.split()
+    if not words or words[0] not in _CHOICES:
+        return text
+    try:
+        return _CHOICES[words[0]](words[1:])
+    except (IndexError, KeyError, ValueError):
+        return text
+
+
+def _choice_move(rest):
+    """``[STANCE] army|fleet A -> B [via S,S] [as STANCE]``"""
+    arrow = rest.index("->")
+    unit, origin, dest = " ".join(rest[:arrow - 1]), rest[arrow - 1], rest[arrow + 1]
+    text = f"{capital(unit)} {place(origin)} → {place(dest)}"
+    tail = rest[arrow + 2:]
+    if "via" in tail:
+        text += " by convoy over " + ", ".join(place(s) for s in tail[tail.index("via") + 1].split(","))
+    if "as" in tail:
+        text += f", entering as {tail[tail.index('as') + 1]}"
+    return text
+
+
+def _choice_import(rest):
+    if rest == ["done"]:
+        return "End the import"
+    return f"Import {article(rest[0])} in {place(rest[1])} (1m)"
+
+
+def _choice_battle(rest):  # fleet china_sea vs CN fleet
+    vs = rest.index("vs")
+    return (f"{capital(' '.join(rest[:vs - 1]))} in {place(rest[vs - 1])} battles "
+            f"{possessive(rest[vs + 1])} {' '.join(rest[vs + 2:])}")
+
+
+def _choice_produce(rest):
+    return "Produce nowhere" if rest == ["none"] else "Produce in " + and_list(place(r) for r in rest[0].split(","))
+
+
+_CHOICES = {
+    "deal": lambda rest: "Deal the flag cards (each seat's lead card): " + and_list(
+        f"{player_label(k)} {nation(code)}" for k, code in enumerate(rest[0].split(","))),
+    "rondel": lambda rest: space(rest[0]),
+    "topup": lambda rest: f"Top up {rest[0]}m",
+    "buy": lambda rest: f"Buy {bond(rest[0], int(rest[1]))}",
+    "upgrade": lambda rest: f"Upgrade {possessive(rest[0])} bond {rest[1]} to bond {rest[3]} "
+                            f"({load_board().bond_cost[int(rest[3]) - 1]}m)",
+    "pass": lambda rest: "Pass: buy nothing",
+    "veto": lambda rest: "Veto: the nation stops on Investor",
+    "no": lambda rest: "No veto: let it pass",
+    "build": lambda rest: "Build no factory" if rest == ["none"] else f"Build a factory in {place(rest[0])}",
+    "produce": _choice_produce, "import": _choice_import, "move": _choice_move, "battle": _choice_battle,
+    "destroy": lambda rest: f"Destroy the factory in {place(rest[0])} ({rest[2]} of the 3 armies removed hostile)",
+    "end": lambda rest: "End the maneuver",
+    "allow": lambda rest: "Allow the passage", "deny": lambda rest: "Deny the passage",
+    "fight": lambda rest: f"Fight {possessive(rest[0])} {' '.join(rest[1:])}",
+    "demand": lambda rest: f"Demand a battle with your {' '.join(rest)}",
+    "decline": lambda rest: "Decline the battle",
+    "flag": lambda rest: f"Place the flag in {place(rest[0])}",
 }

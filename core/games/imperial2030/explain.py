@@ -10,12 +10,10 @@ their printed names. ``SENTENCES`` has one entry per event kind of core/games/im
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
-from imperial_lab.core.games.imperial2030.data import load_board
+from imperial_lab.core.games.imperial2030.words import CANAL_NAMES, in_words, nation, place, possessive, space
 from imperial_lab.core.interface import seat_name as player_label
-
-NATION_NAMES = {"RU": "Russia", "CN": "China", "IN": "India", "BR": "Brazil", "US": "United States", "EU": "Europe"}
+from imperial_lab.core.words import and_list, article, count
 
 # Section headings of RULES.md, for the sections events cite.
 RULE_TITLES = {
@@ -27,10 +25,6 @@ RULE_TITLES = {
     "§8": "Passing over Investor; Swiss-bank veto", "§9": "Governments and Swiss banks",
     "§10": "End of the game and scoring",
 }
-SPACE_NAMES = {"factory": "Factory", "production_1": "Production 1", "maneuver_1": "Maneuver 1",
-               "investor": "Investor", "import": "Import", "production_2": "Production 2",
-               "maneuver_2": "Maneuver 2", "taxation": "Taxation"}
-CANAL_NAMES = {"panama": "Panama", "suez": "Suez"}
 
 
 def explain(event: dict, active: str | None = None) -> str:
@@ -49,32 +43,7 @@ def rule_title(rule: str) -> str:
     return f"{rule} {RULE_TITLES[rule]}" if rule in RULE_TITLES else rule
 
 
-# ----- names -----
-
-@lru_cache(maxsize=1)
-def _region_names() -> dict[str, str]:
-    board = load_board()
-    return dict(zip(board.region_ids, board.region_names))
-
-
-def region(region_id: str) -> str:
-    return _region_names().get(region_id, region_id)
-
-
-def nation(code: str) -> str:
-    name = NATION_NAMES.get(code, code)
-    return "the " + name if code == "US" else name
-
-
-def possessive(code: str) -> str:
-    """The possessive: ``Russia's``, ``the United States'``."""
-    name = nation(code)
-    return name + ("'" if name.endswith("s") else "'s")
-
-
-def space(space_id: str) -> str:
-    return SPACE_NAMES.get(space_id, space_id)
-
+# ----- names (the game's own: imperial_lab.core.games.imperial2030.words) -----
 
 def party(ref: str) -> str:
     """A payment's ``from``/``to``: the bank, a treasury (nation code) or a player (``player:N``)."""
@@ -85,13 +54,8 @@ def party(ref: str) -> str:
     return f"{possessive(ref)} treasury"
 
 
-def _a(noun: str) -> str:
-    return ("an " if noun[0] in "aeiou" else "a ") + noun
-
-
 def _names(seats: list[int]) -> str:
-    labels = [player_label(p) for p in seats]
-    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
+    return and_list(player_label(p) for p in seats)
 
 
 # ----- payments (§4.2 starting cash ... §7.6 taxation) -----
@@ -120,11 +84,11 @@ def _payment(e: dict, active: str | None) -> str:
         return PAYMENTS[reason].format(payer=payer, payee=payee, amount=amount)
     if m := RONDEL_MOVE.fullmatch(reason):
         if active is None:
-            return f"{payer} pays {amount}m to the bank for a rondel move of {m[1]} spaces"
+            return f"{payer} pays {amount}m to the bank for a rondel move of {count(int(m[1]), 'space')}"
         return (f"{payer} ({possessive(active)} government) pays {amount}m to the bank for moving "
-                f"{nation(active)} {m[1]} spaces on the rondel")
+                f"{nation(active)} {count(int(m[1]), 'space')} on the rondel")
     if m := IMPORT.fullmatch(reason):
-        return f"{payer} pays {amount}m to the bank to import {_a(m[1])}"
+        return f"{payer} pays {amount}m to the bank to import {article(m[1])}"
     return f"{payer} pays {amount}m to {payee} ({reason})"
 
 
@@ -157,7 +121,7 @@ def _rondel(e: dict, active) -> str:
     moves = f"stops on {to} after the veto" if vetoed else f"moves to {to}"
     passing = ", passing over Investor" if e["passed_investor"] else ""
     cost = f"; its government pays {e['cost']}m" if e["cost"] else "; free"
-    return f"{who} {moves}: {e['distance']} spaces on the rondel from {space(e['from'])}{passing}{cost}"
+    return f"{who} {moves}: {count(e['distance'], 'space')} on the rondel from {space(e['from'])}{passing}{cost}"
 
 
 def _veto(e: dict, active) -> str:
@@ -167,54 +131,62 @@ def _veto(e: dict, active) -> str:
 
 def _factory_built(e: dict, active) -> str:
     kind = "an armaments factory" if e.get("type") == "armaments" else "a shipyard"
-    return f"{nation(e['nation'])} builds {kind} in {region(e['region'])}"
+    return f"{nation(e['nation'])} builds {kind} in {place(e['region'])}"
 
 
 def _factory_destroyed(e: dict, active) -> str:
     hostile = e.get("hostile_removed", 0)
-    return (f"{possessive(e['by'])} armies destroy {possessive(e['nation'])} factory in {region(e['region'])}; "
+    return (f"{possessive(e['by'])} armies destroy {possessive(e['nation'])} factory in {place(e['region'])}; "
             f"three of them are removed ({hostile} hostile, {3 - hostile} friendly)")
 
 
 def _unit_built(e: dict, active) -> str:
-    unit = _a(e["unit"])
+    unit = article(e["unit"])
     if e["how"] == "import":
-        return f"{nation(e['nation'])} imports {unit} into {region(e['region'])}"
-    return f"{nation(e['nation'])} produces {unit} in {region(e['region'])}"
+        return f"{nation(e['nation'])} imports {unit} into {place(e['region'])}"
+    return f"{nation(e['nation'])} produces {unit} in {place(e['region'])}"
 
 
 def _unit_moved(e: dict, active) -> str:
-    text = f"{possessive(e['nation'])} {e['unit']} moves from {region(e['from'])} to {region(e['to'])}"
+    text = f"{possessive(e['nation'])} {e['unit']} moves from {place(e['from'])} to {place(e['to'])}"
     if e.get("via"):
-        text += " by convoy through " + ", ".join(region(sea) for sea in e["via"])
+        text += " by convoy through " + ", ".join(place(sea) for sea in e["via"])
     if e.get("stance"):
         text += f" and enters as a {e['stance']} army"
     return text
 
 
-REGION_ID = re.compile(r"[a-z][a-z_]*")  # and the words of an action text, which region() leaves as they are
-
-
 def _canal(e: dict, active) -> str:
     answer = "allows" if e["allowed"] else "refuses"
-    # The move in its text form, with board names for the region ids.
-    move = f" ({REGION_ID.sub(lambda m: region(m[0]), e['action'])})" if e.get("action") else ""
+    move = f" of {_trip(e['action'])}" if e.get("action") else ""
     return (f"{nation(e['controller'])}, whose flag controls the {CANAL_NAMES.get(e['canal'], e['canal'])} canal, "
             f"{answer} {possessive(e['nation'])} crossing{move}")
 
 
+def _trip(text: str) -> str:
+    """A move's text form as words (``an army from Rome to North Africa``); the text as it is if it
+    does not parse (an event of a newer engine)."""
+    from imperial_lab.core.games.imperial2030.action_words import trip  # it names things through these words
+    from imperial_lab.core.errors import NotationError
+
+    try:
+        return trip(text)
+    except NotationError:
+        return in_words(text)
+
+
 def _battle(e: dict, active) -> str:
     defender = f"{e['defender_stance']} {e['defender_unit']}" if e.get("defender_stance") else e["defender_unit"]
-    return (f"battle in {region(e['region'])}: {possessive(e['attacker'])} {e['attacker_unit']} and "
+    return (f"battle in {place(e['region'])}: {possessive(e['attacker'])} {e['attacker_unit']} and "
             f"{possessive(e['defender'])} {defender} destroy each other")
 
 
 def _flag_placed(e: dict, active) -> str:
-    return f"{nation(e['nation'])} places a flag in {region(e['region'])}"
+    return f"{nation(e['nation'])} places a flag in {place(e['region'])}"
 
 
 def _flag_removed(e: dict, active) -> str:
-    return f"{possessive(e['nation'])} flag is removed from {region(e['region'])} and returns to its supply"
+    return f"{possessive(e['nation'])} flag is removed from {place(e['region'])} and returns to its supply"
 
 
 def _taxation(e: dict, active) -> str:

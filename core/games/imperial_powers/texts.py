@@ -20,6 +20,7 @@ from imperial_lab.core.games.imperial_powers.steps import QUIET
 from imperial_lab.core.games.imperial_powers.words import (ability, card_label, cards_label, dev_label, dev_region,
                                                         event_effect, event_name, region_name, strip_label, who)
 from imperial_lab.core.games.imperial_powers.data import data
+from imperial_lab.core.words import refusal_words
 
 SEATS = "ABCDE"
 
@@ -146,3 +147,8 @@ def seen_text(state, player: int, text: str, viewer) -> str:
     """A move's text as ``viewer`` (a seat, or None: nobody's private view) may read it: another
     seat's card dealt, bid or moved is left out (§6.2)."""
     return action_words(text, player, context_of_state(state), PUBLIC if viewer is None else viewer)
+
+
+def refusal(state, action, error) -> str:
+    """Why ``action`` is refused, in one sentence naming its rule in words."""
+    return refusal_words(error, REFERENCE.title)

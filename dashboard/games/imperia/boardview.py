@@ -16,6 +16,8 @@ import html
 
 from imperial_lab.core.games.imperia.board import CASTLE, DIRECTIONS, VECTORS
 from imperial_lab.core.games.imperia.data import data
+from imperial_lab.core.games.imperia.words import hand_words, tile_words, who
+from imperial_lab.core.words import count
 
 CELL = 56  # px per space
 MARGIN = 18  # room for the row and column numbers
@@ -33,24 +35,12 @@ COLOURS = {"red": "#d62728", "lemon_yellow": "#e6d11e", "burgundy": "#7b1e3a", "
 INK = {"red": "#fff", "lemon_yellow": "#222", "burgundy": "#fff", "orange": "#222"}  # text on a tile
 KINDS = {"W": ("warlord", "W", 4), "G": ("general", "G", 3), "C": ("cavalry", "C", 2), "I": ("infantry", "I", 1)}
 HIGHLIGHT = "#1f77b4"
-ORDER_WORDS = {"mob": ", mobilises", "dir": ", directs troops"}  # the id suffix of a fixed-type general
+TARGET, PREVIEW = "#1a9850", "#111111"  # a legal space of the choice, and the choice's own space
 
 LEGEND = ("Terrain: field 1, mountain 2, village 3, castle 5 points (§2.1, §2.3); dark grey: covered (§2.4). "
           "A tile: its owner's colour, W warlord, G general, C cavalry, I infantry, stars its rank, the "
           "arrow its facing (§1); a number in the corner: the stack's height. A castle outline: a fortress "
           "(§3.3). A small cube: that player's front (§6.1). Hover a space for its stack, bottom to top.")
-
-
-def tile_words(tile: str, facing: str | None = None) -> str:
-    """``red:C3d`` -> ``red cavalry (diagonal) facing SE``; ``red:G1o-mob`` -> ``red general
-    (orthogonal, mobilises)``: a general with a fixed order (G18) says which."""
-    colour, tid = tile.split(":")
-    tid, _, order = tid.partition("-")
-    name = KINDS[tid[0]][0]
-    arrow = {"o": "orthogonal", "d": "diagonal"}.get(tid[-1], "")
-    arrow = f" ({arrow}{ORDER_WORDS.get(order, '')})" if arrow else ""
-    facing_words = f" facing {facing}" if facing and tid[0] != "W" else ""
-    return f"{colour.replace('_', ' ')} {name}{arrow}{facing_words}"
 
 
 def space_value(letter: str) -> int | None:
@@ -70,9 +60,12 @@ def _xy(r: int, c: int) -> tuple[int, int]:
     return MARGIN + c * CELL, MARGIN + r * CELL
 
 
-def board_svg(position: dict, no_peeking: bool = False, highlight=()) -> str:
+def board_svg(position: dict, no_peeking: bool = False, highlight=(), targets: dict | None = None,
+              preview: tuple[int, int] | None = None) -> str:
     """The board of ``position`` (a position document or an observation) as one ``<svg>`` element.
-    ``highlight``: (row, col) spaces to ring (what the step changed)."""
+    ``highlight``: (row, col) spaces to ring (what the step changed); ``targets``: the legal spaces of
+    a choice, (row, col) -> the facings allowed there (drawn as green ticks at the space's sides);
+    ``preview``: the space of the chosen action, outlined (the position shown is the one after it)."""
     covered = _covered(position)
     colours = [p["colour"] for p in position["players"]]
     stacks = {tuple(s["space"]): s for s in position["stacks"]}
@@ -98,8 +91,29 @@ def board_svg(position: dict, no_peeking: bool = False, highlight=()) -> str:
         x, y = _xy(r, c)
         out.append(f'<rect class="changed" x="{x + 1.5}" y="{y + 1.5}" width="{CELL - 3}" height="{CELL - 3}" '
                    f'fill="none" stroke="{HIGHLIGHT}" stroke-width="3" rx="4"/>')
+    for (r, c), facings in (targets or {}).items():
+        out.append(_target(r, c, facings))
+    if preview is not None:
+        x, y = _xy(*preview)
+        out.append(f'<rect class="preview" x="{x + 1}" y="{y + 1}" width="{CELL - 2}" height="{CELL - 2}" fill="none" '
+                   f'stroke="{PREVIEW}" stroke-width="3" stroke-dasharray="7 3" rx="3"><title>your choice</title></rect>')
     out.append("</svg>")
     return "".join(out)
+
+
+def _target(r: int, c: int, facings) -> str:
+    """A legal space of the choice: a green frame, and a tick at each side or corner the tile may face."""
+    x, y = _xy(r, c)
+    parts = [f'<rect class="target" data-space="{r},{c}" x="{x + 3}" y="{y + 3}" width="{CELL - 6}" '
+             f'height="{CELL - 6}" fill="{TARGET}" fill-opacity="0.12" stroke="{TARGET}" stroke-width="2" rx="4" '
+             f'pointer-events="none"/>']
+    cx, cy = x + CELL / 2, y + CELL / 2
+    for name in facings:
+        dr, dc = VECTORS[DIRECTIONS.index(name)]
+        tx, ty = cx + dc * (CELL / 2 - 5), cy + dr * (CELL / 2 - 5)
+        parts.append(f'<circle class="facing-target" data-facing="{name}" cx="{tx:.1f}" cy="{ty:.1f}" r="3.2" '
+                     f'fill="{TARGET}" pointer-events="none"/>')
+    return "".join(parts)
 
 
 def _numbers() -> str:
@@ -205,10 +219,42 @@ def _cube(r: int, c: int, k: int, seat: int, colour: str) -> str:
             f'{colour.replace("_", " ")}</title></rect>')
 
 
-def show_board(position: dict, no_peeking: bool = False, highlight=()) -> None:
+def targets(texts: list[str]) -> dict[tuple[int, int], list[str]]:
+    """The spaces a kind of action may go to (row, col) and, for a tile, the facings allowed there."""
+    out: dict[tuple[int, int], list[str]] = {}
+    for text in texts:
+        words = text.split()
+        place = next((w for w in words[1:] if "," in w and w.replace(",", "").isdigit()), None)
+        if words[0] in ("swap",):
+            place = words[3]
+        if place is None:
+            continue
+        facings = out.setdefault(tuple(int(x) for x in place.split(",")), [])
+        if words[0] in ("place", "mobilise") and words[-1] not in facings:
+            facings.append(words[-1])
+    return out
+
+
+def hands_table(view: dict, me: int | None) -> str:
+    """Your hand by tile type; the others' hands and piles as counts only (§7.2)."""
+    rows = ["| player | hand | pile | status |", "|---|---|---|---|"]
+    for entry in view["players"]:
+        seat = entry["seat"]
+        hand = hand_words(entry["hand"]) if seat == me else count(entry["hand_size"], "tile")
+        mark = " (you)" if seat == me else ""
+        rows.append(f"| {who(seat)}{mark} | {hand} | {entry['pile_size']} | {entry['status']} |")
+    return "**Hands and piles**\n\n" + "\n".join(rows)
+
+
+def show_board(position: dict, no_peeking: bool = False, highlight=(), targets: dict | None = None,
+               preview: tuple[int, int] | None = None) -> None:
     """The board on the page (markdown keeps SVG; st.html drops it), the legend below."""
     import streamlit as st
 
-    st.markdown(f'<div class="imperia-board-view">{board_svg(position, no_peeking, highlight)}</div>',
-                unsafe_allow_html=True)
-    st.caption(LEGEND)
+    svg = board_svg(position, no_peeking, highlight, targets, preview)
+    st.markdown(f'<div class="imperia-board-view">{svg}</div>', unsafe_allow_html=True)
+    st.caption(LEGEND + (CHOICE_LEGEND if targets or preview else ""))
+
+
+CHOICE_LEGEND = (" Your choice: green, the spaces it may go to, a dot at each side it may face; dashed dark, the "
+                 "space you chose, shown as it will be.")

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from imperial_lab.core.errors import LogError
-from imperial_lab.core.gamelog import replay_game
 from imperial_lab.core.games.imperia.scoring import tallies
+from imperial_lab.dashboard.replay import Replay, replay_snapshots
 
 
 @dataclass(frozen=True)
@@ -25,47 +24,9 @@ class Snapshot:
     terminal: bool
 
 
-@dataclass(frozen=True)
-class Replay:
-    header: dict
-    snapshots: list[Snapshot]
-    error: LogError | None = None  # the bad line the replay stopped before
-
-    @property
-    def players(self) -> int:
-        return self.header["config"]["players"]
-
-
-class _Lines(list):
-    """Lines with the log's name, which a LogError then gives."""
-
-    def __init__(self, lines, name: str):
-        super().__init__(lines)
-        self.name = name
-
-
 def replay_text(text: str, name: str = "<log>") -> Replay:
     """The snapshots of the log ``text``; LogError when its header is bad or it is not Imperia's."""
-    header: dict = {}
-    snapshots: list[Snapshot] = []
-
-    def start(state, found):
-        if found["game"] != "imperia":
-            raise LogError(name, 1, f"a move log of {found['game']!r}, not of Imperia")
-        header.update(found)
-        snapshots.append(_snapshot(0, None, None, [], state))
-
-    def step(state, player, action, events):
-        snapshots.append(_snapshot(len(snapshots), player, state.action_to_string(action),
-                                   [e.to_json() for e in events], state))
-
-    try:
-        replay_game(_Lines(text.splitlines(), name), on_start=start, on_step=step)
-    except LogError as exc:
-        if not snapshots:
-            raise
-        return Replay(header, snapshots, exc)
-    return Replay(header, snapshots)
+    return replay_snapshots(text, name, "imperia", _snapshot)
 
 
 def _snapshot(index: int, player, text, events: list, state) -> Snapshot:

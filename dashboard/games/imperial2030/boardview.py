@@ -29,23 +29,23 @@ import streamlit as st
 from imperial_lab.core.games.imperial2030.data import DATA_DIR, NATIONS
 from imperial_lab.dashboard.games.imperial2030.board_shapes import project, shapes
 from imperial_lab.dashboard.games.imperial2030.colours import BORDER_COLOUR, LAND_COLOUR, NATION_COLOURS, NATION_NAMES, SEA_COLOUR
-from imperial_lab.core.games.imperial2030.explain import nation, region as region_name
+from imperial_lab.core.games.imperial2030.words import nation, region as region_name, unit_noun
 from imperial_lab.core.games.imperial2030.rules_text import link_sections
 
 NOMINAL_PX = 1000  # the width the sizes below are meant for; the SVG scales to its column
 ZOOMED_PX = 760  # a zoomed view draws pieces and names larger: it has the room
 # The views a reader can pick: longitude/latitude boxes (west, south, east, north), the world's cut to
 # the map's edges.
-VIEWS = {"World": (-180, -57, 180, 78), "Europe": (-14, 24, 62, 71), "Asia": (56, -14, 152, 66),
+VIEWS = {"World": (-180, -57, 180, 78), "Europe": (-14, 24, 62, 71), "Asia": (42, -14, 152, 66),
          "Americas": (-130, -57, -28, 66)}
 WATER_COLOUR = "#d9e0e6"  # water that is no region (the Baltic, the Black Sea...): greyer than the seas
 OTHER_LAND_COLOUR, POLAR_COLOUR, SWISS_COLOUR = "#e4e1d8", "#fbfbfb", "#c8c8c8"
 FACTORY_COLOURS = {"armaments": "#7b5a36", "shipyard": "#4aa3d8"}  # the board's brown and light-blue cities
 CANAL_COLOUR, NEW_COLOUR, GONE_COLOUR, BATTLE_COLOUR = "#6a3d9a", "#ffcc00", "#555555", "#d7301f"
+TARGET_COLOUR, PICKED_COLOUR = "#1a9850", "#111111"  # where a click may go; the unit picked
 HOME_TINT, FLAG_TINT = 0.55, 0.22  # how much of the nation's colour a home province, a flagged land takes
 PIECE = 6.0  # a piece's radius in pixels
 LABEL_PX = 9.5
-PLURALS = {"army": "armies", "fleet": "fleets"}
 
 
 @lru_cache(maxsize=1)
@@ -107,8 +107,19 @@ def sorted_groups(units: dict) -> list[tuple]:
 
 
 def unit_count(count: int, unit: str, stance: str | None) -> str:
-    noun = unit if count == 1 else PLURALS[unit]
-    return f"{count} {stance} {noun}" if stance else f"{count} {noun}"
+    """``1 army``, ``3 hostile armies``: a count even for one (the hover lists counts)."""
+    return f"{count} {unit_noun(unit, stance, count)}"
+
+
+@dataclass(frozen=True)
+class Marks:
+    """What the Play page and the lessons add to the board: ``targets``, the regions to ring (where a
+    click may go), and ``picked``, the region of the unit picked (ringed dashed). A board with marks is
+    clickable: every region carries ``data-click="region:ID"`` and every piece
+    ``data-click="unit:REGION:NATION:UNIT:STANCE"`` (imperial_lab.dashboard.clickable sends it)."""
+
+    targets: frozenset = frozenset()
+    picked: str | None = None
 
 
 # ----- the frame: views, coordinates -----
@@ -129,6 +140,24 @@ class Frame:
 
     def viewbox(self) -> str:
         return f"{self.x0:.2f} {-self.y1:.2f} {self.x1 - self.x0:.2f} {self.y1 - self.y0:.2f}"
+
+
+def view_for(region_ids) -> str:
+    """The smallest view that shows every region of ``region_ids`` (by its label's longitude and
+    latitude), World when no zoomed view does (a move across the Pacific's edge)."""
+    points = [_lon_lat(rid) for rid in region_ids]
+    zoomed = sorted((name for name in VIEWS if name != "World"),
+                    key=lambda name: (VIEWS[name][2] - VIEWS[name][0]) * (VIEWS[name][3] - VIEWS[name][1]))
+    for name in zoomed:
+        west, south, east, north = VIEWS[name]
+        if points and all(west <= lon <= east and south <= lat <= north for lon, lat in points):
+            return name
+    return "World"
+
+
+def _lon_lat(rid: str) -> tuple[float, float]:
+    entry = next(r for r in board()["regions"] if r["id"] == rid)
+    return entry["lon"], entry["lat"]
 
 
 @cache
@@ -185,13 +214,17 @@ def label_point(rid: str) -> tuple[float, float]:
 
 # ----- drawing -----
 
-def board_svg(position: dict, changes=None, view: str = "World") -> str:
+def board_svg(position: dict, changes=None, view: str = "World", marks: Marks | None = None) -> str:
     """The board at ``position`` in ``view`` (a key of VIEWS); ``changes`` (a imperial_lab.dashboard.games.imperial2030.changes
-    Changes, or None) adds what the step changed."""
+    Changes, or None) adds what the step changed; ``marks`` makes it clickable and rings its targets."""
     frame = frame_of(view)
     regions = region_contents(position)
-    layers = [_background(frame), _regions(regions), _static_layers(), _edge_marks(frame, position),
-              _labels(frame), _markers(frame, regions, changes), _pieces(frame, regions, changes)]
+    clickable = marks is not None
+    layers = [_background(frame), _regions(regions, clickable), _static_layers(), _edge_marks(frame, position),
+              _labels(frame)]
+    if marks is not None:
+        layers.append(_marks(marks))
+    layers += [_markers(frame, regions, changes), _pieces(frame, regions, changes, clickable)]
     if changes is not None:
         layers.append(_arrows(frame, changes))
     return (f'<svg class="imperial-board" viewBox="{frame.viewbox()}" width="100%" '
@@ -239,13 +272,29 @@ def _background(frame: Frame) -> str:
     return f'<rect x="{x0}" y="{-y1}" width="{x1 - x0}" height="{y1 - y0}" fill="{WATER_COLOUR}"/>'
 
 
-def _regions(regions: dict[str, Region]) -> str:
+def _regions(regions: dict[str, Region], clickable: bool = False) -> str:
     """Seas first, then land, each with its full contents as a tooltip."""
     order = sorted(regions.values(), key=lambda r: r.info["kind"] != "sea")
     return "".join(
-        f'<path class="region" data-region="{r.info["id"]}" d="{region_path(r.info["id"])}" fill="{_fill(r)}" '
-        f'fill-rule="evenodd" stroke="{"#7fa6c9" if r.info["kind"] == "sea" else "#4d4d4d"}" stroke-width="0.9">'
+        f'<path class="region" data-region="{r.info["id"]}"{_click("region:" + r.info["id"], clickable)} '
+        f'd="{region_path(r.info["id"])}" fill="{_fill(r)}" fill-rule="evenodd" '
+        f'stroke="{"#7fa6c9" if r.info["kind"] == "sea" else "#4d4d4d"}" stroke-width="0.9">'
         f'<title>{html.escape(hover_text(r))}</title></path>' for r in order)
+
+
+def _click(value: str, clickable: bool) -> str:
+    return f' data-click="{value}"' if clickable else ""
+
+
+def _marks(marks: Marks) -> str:
+    """The targets ringed in green, the picked unit's region in a dashed dark line."""
+    out = [f'<path class="target" data-region="{rid}" d="{region_path(rid)}" fill="{TARGET_COLOUR}" '
+           f'fill-opacity="0.18" fill-rule="evenodd" stroke="{TARGET_COLOUR}" stroke-width="3" pointer-events="none"/>'
+           for rid in sorted(marks.targets)]
+    if marks.picked:
+        out.append(f'<path class="picked" data-region="{marks.picked}" d="{region_path(marks.picked)}" fill="none" '
+                   f'stroke="{PICKED_COLOUR}" stroke-width="3" stroke-dasharray="6,3" pointer-events="none"/>')
+    return "".join(out)
 
 
 def _fill(region: Region) -> str:
@@ -366,14 +415,16 @@ def _factory(x: float, y: float, region: Region, frame: Frame, new: bool, gone: 
 
 
 def _ring(x: float, y: float, r: float) -> str:
-    """The highlight of something new at this step."""
-    return (f'<circle cx="{x:.2f}" cy="{-y:.2f}" r="{r:.2f}" fill="none" stroke="{NEW_COLOUR}" stroke-width="3" '
-            f'opacity="0.95"/>')
+    """The highlight of something new at this step: yellow on a dark rim, so that it shows on every
+    nation's colour (China's is yellow too) and on the sea."""
+    return (f'<circle class="new-ring" cx="{x:.2f}" cy="{-y:.2f}" r="{r:.2f}" fill="none" stroke="#111" '
+            f'stroke-width="5"/><circle cx="{x:.2f}" cy="{-y:.2f}" r="{r:.2f}" fill="none" stroke="{NEW_COLOUR}" '
+            f'stroke-width="2.5"/>')
 
 
 # ----- pieces -----
 
-def _pieces(frame: Frame, regions: dict[str, Region], changes) -> str:
+def _pieces(frame: Frame, regions: dict[str, Region], changes, clickable: bool = False) -> str:
     """Each region's unit groups as pieces in rows under its name, with their counts; new pieces
     ringed, removed ones drawn as ghosts after them, a battle as a burst beside the name."""
     built = _by_region(changes.built if changes else ())
@@ -387,7 +438,8 @@ def _pieces(frame: Frame, regions: dict[str, Region], changes) -> str:
             continue
         x, y = label_point(rid)
         spots = _spots(x, y - 12 * frame.px, len(groups) + len(ghosts), frame)
-        drawn = [_piece(spot, key, count, frame, new) for spot, (key, count, new) in zip(spots, groups)]
+        drawn = [_piece(spot, key, count, frame, new, f"unit:{rid}:{':'.join(k or '' for k in key)}" if clickable else None)
+                 for spot, (key, count, new) in zip(spots, groups)]
         drawn += [_ghost(spot, key, count, frame) for spot, (key, count) in zip(spots[len(groups):], ghosts)]
         if rid in battles:
             drawn.append(_burst(x + 0.5 * _text_width(region.info["name"], frame) + 7 * frame.px, y, frame))
@@ -416,9 +468,9 @@ def _spots(x: float, y: float, n: int, frame: Frame) -> list[tuple[float, float]
     return spots
 
 
-def _piece(spot, key, count: int, frame: Frame, new: bool) -> str:
+def _piece(spot, key, count: int, frame: Frame, new: bool, click: str | None = None) -> str:
     """An army is a disc (a hostile one with a dark rim, a friendly one hollow: lying down); a fleet
-    a hull. The count is written on the piece."""
+    a hull. The count is written on the piece. ``click``: the piece's ``data-click``."""
     (x, y), (code, unit, stance) = spot, key
     r, colour = PIECE * frame.px, NATION_COLOURS[code]
     ring = _ring(x, y, r * 1.55) if new else ""
@@ -439,6 +491,8 @@ def _piece(spot, key, count: int, frame: Frame, new: bool) -> str:
     light = code == "CN" or stance == "friendly"
     text = (f'<text x="{x:.2f}" y="{-ty:.2f}" font-size="{r * 1.35:.2f}" text-anchor="middle" '
             f'style="fill:{"#222" if light else "#fff"};stroke:none;font-weight:bold">{count}</text>')
+    if click is not None:
+        return f'{ring}<g class="pick" data-click="{click}">{shape}{text}</g>'
     return ring + shape + text
 
 
@@ -451,7 +505,7 @@ def _ghost(spot, key, count: int, frame: Frame) -> str:
             f'stroke-width="1.5" stroke-dasharray="2,1.5"/>'
             f'<path d="M{x - r * 0.7:.2f},{-y - r * 0.7:.2f}l{1.4 * r:.2f},{1.4 * r:.2f}m0,{-1.4 * r:.2f}'
             f'l{-1.4 * r:.2f},{1.4 * r:.2f}" stroke="{GONE_COLOUR}" stroke-width="1.5"/>'
-            f'<title>{NATION_NAMES[code]}: {count} {unit if count == 1 else PLURALS[unit]} removed</title>')
+            f'<title>{NATION_NAMES[code]}: {unit_count(count, unit, None)} removed</title>')
 
 
 def _burst(x: float, y: float, frame: Frame) -> str:

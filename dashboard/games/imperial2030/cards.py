@@ -8,9 +8,9 @@ import streamlit as st
 
 from imperial_lab.dashboard.games.imperial2030.colours import NATION_COLOURS
 from imperial_lab.dashboard.games.imperial2030.nationview import nation_summaries
+from imperial_lab.core.words import count
 from imperial_lab.dashboard.style import player_label
 
-PLURALS = {"flag": "flags", "army": "armies", "fleet": "fleets", "factory": "factories"}
 # One element for all the cards (a grid), not a column and a container per card: the explorer
 # redraws them at every step, and every element costs the browser a little.
 GRID = ("display:grid;grid-template-columns:repeat({per_row},minmax(0,1fr));gap:0.6rem;"
@@ -31,11 +31,8 @@ def _card(n: dict, active: str | None) -> str:
     occupied = f", {n['occupied']} occupied" if n["occupied"] else ""
     lines = [f"<span style='color:{NATION_COLOURS[n['nation']]}'>■</span> <b>{html.escape(n['name'])}</b>{turn}",
              gov, f"treasury {n['treasury']}m", f"{n['power_points']} PP, factor {n['power_factor']}",
-             f"rondel: {n['rondel'] or 'not yet'}", _count(n["flags"], "flag"),
-             f"{_count(n['armies'], 'army')}, {_count(n['fleets'], 'fleet')}",
-             f"{_count(n['factories'], 'factory')}{occupied}"]
+             f"rondel: {n['rondel'] or 'not yet'}", count(n["flags"], "flag"),
+             f"{count(n['armies'], 'army')}, {count(n['fleets'], 'fleet')}",
+             f"{count(n['factories'], 'factory')}{occupied}"]
     return "<br>".join(lines)
 
-
-def _count(count: int, noun: str) -> str:
-    return f"{count} {noun if count == 1 else PLURALS[noun]}"

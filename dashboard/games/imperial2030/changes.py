@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from imperial_lab.core.games.imperial2030.data import load_board
-from imperial_lab.core.games.imperial2030.action_words import and_list, place
-from imperial_lab.core.games.imperial2030.explain import nation, possessive, space
+from imperial_lab.core.games.imperial2030.words import nation, place, possessive, space, unit_count
+from imperial_lab.core.words import and_list
 from imperial_lab.dashboard.style import player_label
 
 MAX_SUMMARY = 120  # characters: one line under the map
@@ -214,7 +214,7 @@ def _units_built(built, how: str) -> _Part | None:
         where = [b for b in mine if b.unit == unit]
         if where:
             names = ", ".join(dict.fromkeys(place(b.region) for b in where))
-            items.append(f"{_count(sum(b.count for b in where), unit)} ({names})")
+            items.append(f"{unit_count(sum(b.count for b in where), unit)} ({names})")
     verb = "produces" if how == "production" else "imports"
     return _Part(f"{nation(mine[0].nation)} {verb} ", items, " and ")
 
@@ -226,7 +226,7 @@ def _maneuver(moves) -> _Part | None:
     arrivals = Counter()
     for m in moves:
         arrivals[(m.unit, m.to)] += m.count
-    items = [f"{_count(count, unit)} to {place(to)}" for (unit, to), count in arrivals.items()]
+    items = [f"{unit_count(count, unit)} to {place(to)}" for (unit, to), count in arrivals.items()]
     return _Part(f"{nation(moves[0].nation)} maneuvers: ", items)
 
 
@@ -271,11 +271,6 @@ def _game_over(events) -> _Part | None:
     verdict = "wins" if len(winners) == 1 else "share the win"
     return _Part("game over: ", [f"{and_list([player_label(p) for p in winners])} {verdict} with {best} points"])
 
-
-def _count(k: int, unit: str) -> str:
-    if k == 1:
-        return "an army" if unit == "army" else "a fleet"
-    return f"{k} {'armies' if unit == 'army' else 'fleets'}"
 
 
 def _fit(parts: list[_Part]) -> str:

@@ -127,11 +127,21 @@ def ended_by(counts: pd.DataFrame) -> go.Figure:
     return layout(fig, "Which nation ends the game", "nation", "games")
 
 
-def change_rounds(changes: pd.DataFrame) -> go.Figure:
-    """When governments change: changes per round, stacked by nation."""
-    fig = go.Figure()
-    for code in _nations(changes):
-        part = changes[changes["nation"] == code]
-        fig.add_trace(go.Bar(x=part["round"], y=part["changes"], name=code, marker_color=NATION_COLOURS[code]))
-    fig.update_layout(barmode="stack", legend_traceorder="normal")  # nations in the rulebook's order
-    return layout(fig, "When governments change (investor checks, §9)", "round", "changes")
+def change_rounds(changes: pd.DataFrame, games: int) -> go.Figure:
+    """When governments change (investor checks, §9): a nation per row, a round per column, each cell
+    the changes per 100 of the run's ``games`` finished games, written in the cell; a blank cell: none."""
+    nations = _nations(changes) or nation_order()
+    rounds = list(range(1, int(changes["round"].max()) + 1)) if len(changes) else [1]
+    table = changes.pivot_table(index="nation", columns="round", values="changes", aggfunc="sum", observed=True)
+    table = table.reindex(index=nations, columns=rounds) * 100 / max(games, 1)
+    text = table.map(lambda v: "" if pd.isna(v) else f"{v:.0f}")
+    fig = go.Figure(go.Heatmap(
+        z=table.values, x=[str(r) for r in rounds], y=[NATION_NAMES[c] for c in nations], text=text.values,
+        texttemplate="%{text}", colorscale="Blues", xgap=2, ygap=2, hoverongaps=False,
+        colorbar={"title": {"text": "per 100<br>games"}, "thickness": 12},
+        hovertemplate="%{y}, round %{x}: %{z:.1f} changes per 100 games<extra></extra>"))
+    fig.update_yaxes(autorange="reversed")  # the rulebook's order from the top
+    fig.update_xaxes(type="category")
+    layout(fig, "When governments change: changes per 100 games (§9)", "round", "")
+    fig.update_layout(hovermode="closest")
+    return fig

@@ -2,7 +2,7 @@
 (the seats' and runs' colours are the shared dashboard's: dashboard/style.py)."""
 
 from imperial_lab.core.games.imperial2030.data import NATIONS
-from imperial_lab.core.games.imperial2030.explain import NATION_NAMES  # noqa: F401  (the names of the game's words)
+from imperial_lab.core.games.imperial2030.words import NATION_NAMES  # noqa: F401  (the names of the game's words)
 
 # Distinct under common colour blindness, close to the board's colours where that allows.
 NATION_COLOURS = {"RU": "#8c564b", "CN": "#d6b600", "IN": "#ff7f0e", "BR": "#2ca02c", "US": "#d62728", "EU": "#1f77b4"}

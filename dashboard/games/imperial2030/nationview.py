@@ -1,15 +1,18 @@
 """Nations and bonds of a position document: the figures of a nation card, the players × nations
-table of credit sums (§9) and its heatmap with the governments marked. Pure functions, no Streamlit.
+table of credit sums (§9) and that table as a heatmap in HTML (each cell shaded by its credit sum,
+the bond numbers written in it, the governments starred), large enough to read beside the board.
+Pure functions, no Streamlit.
 """
 
 from __future__ import annotations
 
+import html
+
 import pandas as pd
-import plotly.graph_objects as go
 
 from imperial_lab.core.games.imperial2030.data import NATIONS, load_board
-from imperial_lab.dashboard.games.imperial2030.colours import NATION_NAMES
-from imperial_lab.core.games.imperial2030.explain import SPACE_NAMES
+from imperial_lab.dashboard.games.imperial2030.colours import NATION_COLOURS, NATION_NAMES
+from imperial_lab.core.games.imperial2030.words import SPACE_NAMES
 from imperial_lab.dashboard.style import player_label
 
 GOVERNS = "★"  # marks the government's cell
@@ -53,26 +56,34 @@ def credit_sums(position: dict) -> pd.DataFrame:
     return sums
 
 
-def bonds_figure(position: dict, height: int = 300) -> go.Figure:
-    """The credit sums as a heatmap; each cell lists the bond numbers, the government's cell has a ★.
-
-    Row labels give each player's cash and Swiss bank, the other half of an investor's position.
-    """
+def bonds_html(position: dict) -> str:
+    """The credit sums as an HTML heatmap: a row per player (with cash and Swiss bank, the other half
+    of an investor's position), a column per nation; each cell shaded by its credit sum, with the sum
+    and the bond numbers, the government's cell starred. Every cell says it all on hover too."""
     sums, held = credit_sums(position), bonds_held(position)
-    govs = {code: position["nations"][code]["government"] for code in NATIONS}
-    text, hover = [], []
-    for p in range(len(sums)):
-        text.append([_cell(held.get((p, code)), sums.iat[p, i], govs[code] == p) for i, code in enumerate(NATIONS)])
-        hover.append([_cell_hover(p, code, held.get((p, code)), sums.iat[p, i], govs[code] == p)
-                      for i, code in enumerate(NATIONS)])
-    rows = [_row_label(p, player) for p, player in enumerate(position["players"])]
-    fig = go.Figure(go.Heatmap(
-        z=sums.where(sums > 0).values, x=[NATION_NAMES[c] for c in NATIONS], y=rows, text=text,
-        texttemplate="%{text}", hovertext=hover, hoverinfo="text", colorscale="Blues", xgap=2, ygap=2,
-        colorbar=dict(title=dict(text="credit<br>sum (m)"), thickness=12)))
-    fig.update_layout(height=height, margin=dict(l=10, r=10, t=10, b=10), paper_bgcolor="rgba(0,0,0,0)",
-                      yaxis=dict(autorange="reversed"), xaxis=dict(side="top"))
-    return fig
+    top = max(int(sums.values.max()), 1)
+    head = "".join(f'<th style="border-bottom:3px solid {NATION_COLOURS[c]}">{NATION_NAMES[c]}</th>' for c in NATIONS)
+    rows = []
+    for p, player in enumerate(position["players"]):
+        cells = []
+        for i, code in enumerate(NATIONS):
+            credit, numbers = int(sums.iat[p, i]), held.get((p, code))
+            governs = position["nations"][code]["government"] == p
+            shade = f"rgba(31,119,180,{0.12 + 0.6 * credit / top:.2f})" if numbers else "transparent"
+            ink = "#fff" if numbers and credit / top > 0.6 else "#222"
+            text = _cell(numbers, credit, governs)
+            tip = html.escape(_cell_hover(p, code, numbers, credit, governs).replace("<br>", "; "))
+            cells.append(f'<td title="{tip}" data-governs="{int(governs)}" style="background:{shade};color:{ink}">'
+                         f'{text}</td>')
+        rows.append(f"<tr><th>{html.escape(_row_label(p, player))}</th>{''.join(cells)}</tr>")
+    return (f'<table class="bonds-table"><thead><tr><th></th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+            f"{BONDS_CSS}")
+
+
+BONDS_CSS = ("<style>.bonds-table{border-collapse:separate;border-spacing:3px;width:100%;font-size:0.9rem}"
+             ".bonds-table th{font-weight:600;text-align:center;padding:2px 4px;white-space:nowrap}"
+             ".bonds-table tbody th{text-align:left}"
+             ".bonds-table td{text-align:center;padding:4px 2px;border-radius:4px;line-height:1.25}</style>")
 
 
 def _row_label(p: int, player: dict) -> str:
@@ -83,7 +94,7 @@ def _row_label(p: int, player: dict) -> str:
 def _cell(numbers: list[int] | None, credit: int, governs: bool) -> str:
     if not numbers:
         return ""
-    return f"{GOVERNS + ' ' if governs else ''}{credit}m<br>no. {', '.join(map(str, numbers))}"
+    return f"{GOVERNS + ' ' if governs else ''}<b>{credit}m</b><br>no. {', '.join(map(str, numbers))}"
 
 
 def _cell_hover(p: int, code: str, numbers: list[int] | None, credit: int, governs: bool) -> str:

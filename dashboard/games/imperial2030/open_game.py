@@ -180,7 +180,8 @@ def _keep(key: str) -> None:
 
 
 def _catalogue_runs(catalog: str) -> list[str]:
-    return cache.runs(catalog)["name"].tolist()
+    """The catalogue's Imperial 2030 runs (the other games' runs have their own pages)."""
+    return frame.game_runs(catalog, "imperial2030")["name"].tolist()
 
 
 def _games_with_logs(catalog: str, run: str) -> pd.DataFrame:

@@ -1,9 +1,9 @@
 """Imperial 2030's dashboard pages (the plug-in's ``pages`` part; dashboard/app.py routes to them), and
-the setups of the first start's dataset (dashboard/simulations.py)."""
+the runs of a fresh start (dashboard/simulations.py)."""
 
 from pathlib import Path
 
-from imperial_lab.dashboard.pages import Page
+from imperial_lab.dashboard.pages import Dataset, Page
 
 VIEWS = Path(__file__).parent / "views"
 PAGES = (
@@ -15,5 +15,6 @@ PAGES = (
     Page(VIEWS / "lessons.py", "Lessons", ":material/school:", reads_runs=False),
     Page(VIEWS / "rules.py", "Rules", ":material/menu_book:", reads_runs=False),
 )
-# The first start's dataset: each of these setups under the default line-ups (dashboard/simulations.py).
-DATASET_SETUPS = ("standard", "three_nations_each")
+# The first start's runs: each of these setups under the default line-ups, the grid the Compare page
+# compares first. 100 games a cell keep a first start under a minute on two cores.
+DATASET = Dataset(setups=("standard", "three_nations_each"), games=100)

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from imperial_lab.dashboard.games.imperial2030.colours import NATION_NAMES
-from imperial_lab.core.games.imperial2030.explain import SPACE_NAMES, nation, region
+from imperial_lab.core.games.imperial2030.action_words import SPACE_DOES, choice_words
 from imperial_lab.core.session import PlaySession
 from imperial_lab.dashboard.playkit import PERSON
 
@@ -17,17 +16,6 @@ STRENGTHS = (50, 200, 800)  # playouts per decision of the search bot (mcts), it
 HINT_STRENGTHS = (50, 200, 800)
 HINT_ROWS = 5  # the hint's choice and its best alternatives
 
-# What a rondel space makes the nation do (RULES.md §7), after the space's name.
-SPACE_DOES = {
-    "factory": "builds a factory, 5m (§7.1)",
-    "production_1": "its factories produce units (§7.2)",
-    "production_2": "its factories produce units (§7.2)",
-    "maneuver_1": "moves its units: battles, flags (§7.4)",
-    "maneuver_2": "moves its units: battles, flags (§7.4)",
-    "investor": "pays interest; bonds are bought (§7.5)",
-    "import": "buys up to 3 units, 1m each (§7.3)",
-    "taxation": "taxes, bonus, power points (§7.6)",
-}
 # The first word of an action's text form -> the heading of its group (in the order the engine lists them).
 GROUPS = {
     "rondel": "Rondel: where the nation goes (§6)",
@@ -43,84 +31,6 @@ GROUPS = {
 }
 # Groups that share a heading are shown as one.
 _SAME = {"no": "veto", "deny": "allow", "demand": "fight"}
-
-
-# ----- the actions in plain words -----
-
-def plain(text: str) -> str:
-    """An action's text form in plain words: ``rondel taxation`` -> ``Taxation``, ``buy RU 3`` ->
-    ``Buy Russia bond 3``; a text this does not know is returned as it is."""
-    words = text.split()
-    if not words:
-        return text
-    head, rest = words[0], words[1:]
-    try:
-        return _PLAIN[head](rest) if head in _PLAIN else text
-    except (IndexError, KeyError, ValueError):
-        return text
-
-
-def _rondel(rest):
-    return SPACE_NAMES[rest[0]]
-
-
-def _buy(rest):
-    return f"Buy {NATION_NAMES[rest[0]]} bond {rest[1]} (interest {rest[1]}m)"
-
-
-def _upgrade(rest):  # CN 2 -> 5
-    return f"Upgrade {NATION_NAMES[rest[0]]} bond {rest[1]} to {rest[3]} (interest {rest[3]}m)"
-
-
-def _move(rest):
-    """``[STANCE] army|fleet A -> B [via S,S] [as STANCE]``"""
-    arrow = rest.index("->")
-    unit, origin, dest = " ".join(rest[:arrow - 1]), rest[arrow - 1], rest[arrow + 1]
-    text = f"{unit.capitalize()} {region(origin)} → {region(dest)}"
-    tail = rest[arrow + 2:]
-    if "via" in tail:
-        seas = tail[tail.index("via") + 1].split(",")
-        text += " by convoy over " + ", ".join(region(s) for s in seas)
-    if "as" in tail:
-        text += f", entering as {tail[tail.index('as') + 1]}"
-    return text
-
-
-def _import(rest):
-    return "End the import" if rest == ["done"] else f"Import {'an army' if rest[0] == 'army' else 'a fleet'} " \
-                                                     f"in {region(rest[1])} (1m)"
-
-
-def _battle(rest):  # fleet china_sea vs CN fleet
-    vs = rest.index("vs")
-    return f"{' '.join(rest[:vs - 1]).capitalize()} in {region(rest[vs - 1])} battles " \
-           f"{nation(rest[vs + 1])}'s {' '.join(rest[vs + 2:])}"
-
-
-def _destroy(rest):  # murmansk with 3 hostile
-    return f"Destroy the factory in {region(rest[0])} ({rest[2]} of the 3 armies removed hostile)"
-
-
-def _produce(rest):
-    return "Produce nowhere" if rest == ["none"] else "Produce in " + ", ".join(region(r) for r in rest[0].split(","))
-
-
-_PLAIN = {
-    "rondel": _rondel,
-    "topup": lambda rest: f"Top up {rest[0]}m",
-    "buy": _buy, "upgrade": _upgrade,
-    "pass": lambda rest: "Pass: buy nothing",
-    "veto": lambda rest: "Veto: the nation stops on Investor",
-    "no": lambda rest: "No veto: let it pass",
-    "build": lambda rest: "Build no factory" if rest == ["none"] else f"Build a factory in {region(rest[0])}",
-    "produce": _produce, "import": _import, "move": _move, "battle": _battle, "destroy": _destroy,
-    "end": lambda rest: "End the maneuver",
-    "allow": lambda rest: "Allow the passage", "deny": lambda rest: "Deny the passage",
-    "fight": lambda rest: f"Fight {nation(rest[0])}'s {' '.join(rest[1:])}",
-    "demand": lambda rest: f"Demand a battle with your {' '.join(rest)}",
-    "decline": lambda rest: "Decline the battle",
-    "flag": lambda rest: f"Place the flag in {region(rest[0])}",
-}
 
 
 def detail(text: str, note: str | None) -> str:
@@ -150,7 +60,7 @@ def choices(session: PlaySession) -> list[Choice]:
     legal = session.legal()
     notes = session.action_notes()
     texts = [session.state.action_to_string(a) for a in legal]
-    return [Choice(k, a, t, plain(t), detail(t, n)) for k, (a, t, n) in enumerate(zip(legal, texts, notes), 1)]
+    return [Choice(k, a, t, choice_words(t), detail(t, n)) for k, (a, t, n) in enumerate(zip(legal, texts, notes), 1)]
 
 
 def grouped(options: list[Choice]) -> list[tuple[str, list[Choice]]]:
@@ -163,14 +73,13 @@ def grouped(options: list[Choice]) -> list[tuple[str, list[Choice]]]:
 
 
 def hint_rows(session: PlaySession, hint, rows: int = HINT_ROWS) -> list[dict]:
-    """The hint's most visited actions: number, plain words, text form, visits and the estimated win
-    chance of the seat to move (the mean value of its playouts), as table rows."""
+    """The hint's most visited actions: number, plain words, visits and the estimated win chance of
+    the seat to move (the mean value of its playouts), as table rows."""
     number = {a: k for k, a in enumerate(session.legal(), 1)}
     out = []
     for s in hint.stats[:rows]:
-        text = session.state.action_to_string(s.action)
-        out.append({"choice": number.get(s.action), "action": plain(text), "text form": text, "visits": s.visits,
-                    "win chance": None if s.value is None else round(100 * s.value)})
+        out.append({"choice": number.get(s.action), "action": choice_words(session.state.action_to_string(s.action)),
+                    "visits": s.visits, "win chance": None if s.value is None else round(100 * s.value)})
     return out
 
 

@@ -12,13 +12,11 @@ the page caches ``replay_text`` by the log's digest.
 
 from __future__ import annotations
 
-import io
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from imperial_lab.core.errors import LogError
-from imperial_lab.core.gamelog import replay_game
+from imperial_lab.dashboard import replay
 
 # The phase of a state's pending decision -> the stage it belongs to (RULES.md §4: the eight phases;
 # Reveal and Score have no decisions, so they are found by their events).
@@ -43,14 +41,8 @@ class Snapshot:
 
 
 @dataclass(frozen=True)
-class Replay:
-    header: dict
-    snapshots: list[Snapshot]
-    error: LogError | None = None  # the bad line the replay stopped before
-
-    @property
-    def players(self) -> int:
-        return self.header["config"]["players"]
+class Replay(replay.Replay):
+    """A replay with its stages: the places to jump to."""
 
     @cached_property  # the replay is shared by every session (a cached resource) and never changes
     def stages(self) -> list[tuple[str, int]]:
@@ -80,26 +72,8 @@ def stage_of(state, events: list) -> str:
 
 def replay_text(text: str, name: str = "<log>") -> Replay:
     """The snapshots of the log ``text``; LogError when its header is bad or it is not Imperial Powers'."""
-    header: dict = {}
-    snapshots: list[Snapshot] = []
+    return replay.replay_snapshots(text, name, "imperial_powers", _snapshot, Replay)
 
-    def start(state, found):
-        if found["game"] != "imperial_powers":
-            raise LogError(name, 1, f"a move log of {found['game']!r}, not of Imperial Powers")
-        header.update(found)
-        snapshots.append(Snapshot(0, None, None, [], state.clone(), stage_of(state, [])))
 
-    def step(state, player, action, events):
-        events = [e.to_json() for e in events]
-        snapshots.append(Snapshot(len(snapshots), player, state.action_to_string(action), events, state.clone(),
-                                  stage_of(state, events)))
-
-    lines = io.StringIO(text)
-    lines.name = name  # a LogError names the log
-    try:
-        replay_game(lines, on_start=start, on_step=step)
-    except LogError as exc:
-        if not snapshots:
-            raise
-        return Replay(header, snapshots, exc)
-    return Replay(header, snapshots)
+def _snapshot(index: int, player, text, events: list, state) -> Snapshot:
+    return Snapshot(index, player, text, events, state.clone(), stage_of(state, events))

@@ -11,7 +11,9 @@ seat's own hand, the other hands and piles as counts, and other seats' draws wit
 Several seats may be people's (hot-seat): they take turns at one screen, and when the person to
 decide is not the one holding the device, the page shows only "Pass the device to …" until that
 person clicks (a reloaded or resumed game, too, shows no hand before that click). The legal actions
-are grouped by kind (``place inf/o``, ``warlord``, ``mobilise``…): pick a kind and an action, then Play.
+are grouped by kind in words (place a straight infantry, the warlord, mobilise…): pick a kind and
+an action, then Play. The board shows where that kind of action may go (green spaces, a dot at each
+side a tile may face there) and the chosen action as it will be, before it is played.
 """
 
 from __future__ import annotations
@@ -20,34 +22,39 @@ import random
 
 import streamlit as st
 
-from imperial_lab.core.errors import ImperialError
-from imperial_lab.dashboard.games.imperia.boardview import show_board
-from imperial_lab.core.games.imperia.explain import explain, who
-from imperial_lab.core.games.imperia.rules_text import link_sections, rule_title, section_link
+from imperial_lab.core.games.imperia.action_words import action_words
+from imperial_lab.core.games.imperia.explain import explain
 from imperial_lab.core.games.imperia.rules import next_space
+from imperial_lab.core.games.imperia.rules_text import REFERENCE
 from imperial_lab.core.games.imperia.scoring import tallies
-from imperial_lab.core.games.imperia.texts import seen_text
+from imperial_lab.core.games.imperia.texts import DECISIONS, seen_text
+from imperial_lab.core.games.imperia.words import type_words, who
 from imperial_lab.core.interface import CHANCE
 from imperial_lab.core.session import PlaySession
-from imperial_lab.dashboard import frame
+from imperial_lab.core.words import count
+from imperial_lab.dashboard.games.imperia.boardview import hands_table, show_board, targets
 from imperial_lab.dashboard.playkit import PERSON, PlayKit
 from imperial_lab.dashboard.style import player_label
 
-KIT = PlayKit("imperia_play", "imperia", hidden=True, label=who, explorer="the Imperia explorer", max_players=4)
+KIT = PlayKit("imperia_play", "imperia", hidden=True, label=who, words=action_words, explorer="the Imperia explorer",
+              max_players=4)
 BOTS = ("heuristic", "random")
-SHOWN_MAX = 40  # moves listed under "What happened"
-DECISIONS = {
-    "board": "lay a board: which one, which side, where and turned how far (§3.2)",
-    "fortress": "build your fortress (§3.3)",
-    "turn": "place a tile: a soldier from your hand, or the warlord (§6.4)",
-    "order": "give the general's order (§6.6)",
-}
+SHOWN_MAX = 40  # moves looked at for "What happened"
 
 
 def group_of(text: str) -> str:
-    """The kind an action is listed under: ``place inf/o``, ``board 2A``, ``swap own``, ``warlord``…"""
+    """The kind an action is listed under, in words: ``place inf/o 3,2 N`` -> ``Place a straight
+    infantry``, ``board 2A NW r0`` -> ``Board 2, side A``, ``warlord 2,5`` -> ``Place the warlord``."""
     words = text.split()
-    return " ".join(words[:2]) if words[0] in ("place", "board", "swap") else words[0]
+    head = words[0]
+    if head == "place":
+        return f"Place {'an' if type_words(words[1])[0] in 'aeiou' else 'a'} {type_words(words[1])}"
+    if head == "board":
+        return f"Board {words[1][0]}, side {words[1][1]}"
+    if head == "swap":
+        return "Direct troops: swap two of yours" if words[1] == "own" else "Direct troops: take an enemy's place"
+    return {"fortress": "Build the fortress", "warlord": "Place the warlord", "mobilise": "Mobilise a stack",
+            "retire": "Retire"}.get(head, head)
 
 
 def grouped(session: PlaySession) -> dict[str, list]:
@@ -84,36 +91,48 @@ def game(session: PlaySession) -> None:
     if KIT.hand_over(session):
         return
     me = KIT.viewer(session)
-    state = session.state
-    history = session.history(max(0, len(session.actions) - SHOWN_MAX))
-    last_mine = next((k for k in range(len(history) - 1, -1, -1) if history[k].player == me), -1)
-    since = history[last_mine + 1:]  # the moves since the viewer's last (all of them before it)
-    _heading(session, history, me)
-    view = state.observation(me)
+    since = KIT.since_last(session, me, SHOWN_MAX)
+    _heading(session, me)
     left, right = st.columns([1.2, 1])
+    with right:  # first: the choice decides what the board previews
+        chosen = choose(session) if session.waiting_for() is not None else None
     with left:
+        _board(session, me, since, chosen)
+    with right:
+        st.markdown(hands_table(session.state.observation(me), me))
+        st.markdown(scores_table(session.state))
+        KIT.what_happened(since, lambda step: _lines(step, me), height=260)
+
+
+def _board(session: PlaySession, me: int | None, since: list, chosen) -> None:
+    """The board through ``me``'s eyes: the spaces the moves since my last changed; with a choice
+    made, its legal spaces and the position after it (the preview)."""
+    state = session.state
+    if chosen is None:
         changed = [s for step in since for e in step.events for key in ("space", "to", "a", "b")
                    if isinstance(s := e.get(key), str) and "," in s]
-        show_board(view, highlight=[tuple(int(x) for x in s.split(",")) for s in changed])
-    with right:
-        if session.waiting_for() is not None:
-            choose(session)
-        st.markdown(hands_table(view, me))
-        st.markdown(scores_table(state))
-        what_happened(since, me)
+        show_board(state.observation(me), highlight=[tuple(int(x) for x in s.split(",")) for s in changed])
+        return
+    action, kind_texts = chosen
+    after = state.clone()
+    after.apply_action(action)
+    spot = targets([state.action_to_string(action)])
+    show_board(after.observation(me), targets=targets(kind_texts), preview=next(iter(spot), None))
 
 
-def _heading(session: PlaySession, history: list, me: int | None) -> None:
+def _heading(session: PlaySession, me: int | None) -> None:
     """The end and its winners, the person's decision, or (watching the bots) who moves next."""
     state = session.state
     if session.is_over():
-        ended = next(e for step in history for e in step.events if e["kind"] == "game_ended")
+        ended = next(e for step in session.history(len(session.actions) - 1) for e in step.events
+                     if e["kind"] == "game_ended")
         st.subheader("Game over")
         (st.success if me in ended["winners"] else st.info)(explain(ended), icon=":material/trophy:")
     elif session.waiting_for() is not None:
         st.subheader(f"Your turn, {who(me)}")
-        st.markdown(link_sections(f"You {DECISIONS.get(state.decision_name(), state.decision_name())}."
-                                  + _front_line(state, me)))
+        question, rule = DECISIONS.get(state.decision_name(), (state.decision_name(), "§5"))
+        st.markdown(f"You {question} ({REFERENCE.link(rule, REFERENCE.title(rule))})."
+                    + REFERENCE.link_all(_front_line(state, me)))
     else:
         st.subheader(f"Next to move: {KIT.mover(session)}")
         KIT.watch_buttons(session)
@@ -127,64 +146,35 @@ def _front_line(state, me: int) -> str:
     return f" Your front is {f >> 3},{f & 7}; its next space is {where} (§6.1)."
 
 
-def choose(session: PlaySession) -> None:
-    """The legal actions by kind: a kind, then one of its actions, then Play."""
+def choose(session: PlaySession):
+    """The legal actions by kind: a kind, then one of its actions (in words), then Play. Returns the
+    chosen action and the text forms of its kind (the board shows them)."""
     groups = grouped(session)
     changes = session.changes  # widget keys per position: the options change with it
     kinds = list(groups)
     kind = st.radio("Kind", kinds, horizontal=True, key=f"{KIT.key('kind')}_{changes}") if len(kinds) > 1 else kinds[0]
     actions = groups[kind]
-    action = st.selectbox(f"{len(actions)} choices of {kind}", actions, format_func=session.state.action_to_string,
-                          key=f"{KIT.key('action')}_{changes}")
+    text_of = session.state.action_to_string
+    action = st.selectbox(f"{count(len(actions), 'choice')}: {kind.lower()}", actions,
+                          format_func=lambda a: action_words(text_of(a)), key=f"{KIT.key('action')}_{changes}")
     st.button("Play", icon=":material/play_arrow:", type="primary", key=KIT.key("move"), on_click=KIT.choose,
-              args=(changes, session.legal().index(action) + 1), width="stretch")
-
-
-def hands_table(view: dict, me: int | None) -> str:
-    """Your hand by tile type; the others' hands and piles as counts only (§7.2)."""
-    rows = ["| player | hand | pile | status |", "|---|---|---|---|"]
-    for entry in view["players"]:
-        seat = entry["seat"]
-        if seat == me:
-            hand = ", ".join(f"{count}× {name}" for name, count in entry["hand"].items()) or "empty"
-        else:
-            hand = f"{entry['hand_size']} tiles"
-        mark = " (you)" if seat == me else ""
-        rows.append(f"| {who(seat)}{mark} | {hand} | {entry['pile_size']} | {entry['status']} |")
-    return "**Hands and piles**\n\n" + "\n".join(rows)
+              args=(changes, session.legal().index(action) + 1), width="stretch",
+              help=f"{text_of(action)}: the board shows it as it will be")
+    return action, [text_of(a) for a in actions]
 
 
 def scores_table(state) -> str:
     parts = ", ".join(f"{player_label(p)} {t.total}" for p, t in enumerate(tallies(state)))
     word = "Final" if state.is_terminal() else "Provisional"
-    return f"**{word} scores** ({section_link('§9', rule_title('§9'))}): {parts}"
+    return f"**{word} scores** ({REFERENCE.link('§9', REFERENCE.title('§9'))}): {parts}"
 
 
-def what_happened(steps: list, me: int | None) -> None:
-    """The moves through ``me``'s eyes: other seats' draws without their tiles."""
-    if not steps:
-        return
+def _lines(step, me: int | None) -> list[str]:
+    """A move through ``me``'s eyes: other seats' draws without their tiles (§7.2)."""
     eyes = CHANCE if me is None else me  # an observer's: every draw is another seat's
-    lines = []
-    for step in steps:
-        actor = "Chance" if step.player == CHANCE else ("You" if step.player == me else player_label(step.player))
-        lines.append(f"- **{actor}**: `{seen_text(None, step.player, step.text, me)}`")
-        for event in step.events:
-            lines.append(f"    - {explain(event, viewer=eyes)} ({section_link(event['rule'])})")
-    with st.expander(f"What happened ({len(steps)} moves since your last)", expanded=True):
-        with st.container(height=260):
-            st.markdown("\n".join(lines))
+    actor = "Chance" if step.player == CHANCE else ("You" if step.player == me else player_label(step.player))
+    lines = [f"- **{actor}**: {action_words(seen_text(None, step.player, step.text, me))}"]
+    return lines + [f"    - {explain(event, viewer=eyes)} ({REFERENCE.link(event['rule'])})" for event in step.events]
 
 
-def main() -> None:
-    st.title("Imperia against bots")
-    session = KIT.choose_game(new_game)
-    if session is None:
-        return
-    try:
-        game(session)
-    except ImperialError as exc:
-        frame.show_error("The game cannot go on.", exc)
-
-
-main()
+KIT.page("Imperia against bots", new_game, game)

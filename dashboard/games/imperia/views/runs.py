@@ -16,10 +16,9 @@ import streamlit as st
 
 from imperial_lab.dashboard.games.imperia import runs_queries as q
 from imperial_lab.core.stats import even_shares, format_p
-from imperial_lab.dashboard import cache, charts, frame
-from imperial_lab.dashboard.runs_page import open_run
+from imperial_lab.dashboard import cache, charts, runs_page
 
-RUN_KEY, PLAYERS_KEY = "imperia_runs_run", "imperia_runs_players"
+PLAYERS_KEY = "imperia_runs_players"
 MAKE_ONE = "imperial simulate --game imperia --players 3 --games 1000 --bots heuristic --out runs/NAME"
 PERCENT = {column: st.column_config.NumberColumn(column.replace("_", " "), format="percent")
            for column in ("rate", "low", "high", "draw_rate", "draw_low", "draw_high")}
@@ -135,17 +134,4 @@ def tempo(catalog, run: str, players: int) -> None:
 
 # ----- the page -----
 
-def main() -> None:
-    st.title("Imperia runs")
-    catalog = frame.catalog_path()
-    opened = open_run(catalog, "imperia", (RUN_KEY, PLAYERS_KEY), MAKE_ONE, q.overview)
-    if opened is None:
-        return
-    run, players = opened
-    first_player(catalog, run, players)
-    fortress(catalog, run, players)
-    layout(catalog, run, players)
-    tempo(catalog, run, players)
-
-
-main()
+runs_page.show("Imperia runs", "imperia", PLAYERS_KEY, MAKE_ONE, q.overview, [first_player, fortress, layout, tempo])

@@ -96,7 +96,7 @@ def new_comparison(catalog) -> None:
 
 
 def choose_runs(catalog) -> tuple[str, ...]:
-    names = list(cache.runs(catalog)["name"])
+    names = list(frame.game_runs(catalog, "imperial2030")["name"])  # the other games' runs have their own pages
     if PENDING_KEY in st.session_state:
         played = [name for name in st.session_state.pop(PENDING_KEY) if name in names]
         # One new run joins the runs already chosen; two or more are a comparison of their own.

@@ -15,11 +15,12 @@ import streamlit as st
 from imperial_lab.dashboard.games.imperial2030.boardview import VIEWS, show_board
 from imperial_lab.dashboard.games.imperial2030.cards import nation_cards
 from imperial_lab.dashboard.games.imperial2030.changes import step_changes
-from imperial_lab.dashboard.games.imperial2030.colours import NATION_NAMES
+from imperial_lab.core.games.imperial2030.action_words import choice_words
+from imperial_lab.core.games.imperial2030.words import NATION_NAMES
 from imperial_lab.core.games.imperial2030.explain import explain, rule_title
-from imperial_lab.dashboard.games.imperial2030.nationview import bonds_figure
+from imperial_lab.dashboard.games.imperial2030.nationview import bonds_html
 from imperial_lab.dashboard.games.imperial2030.open_game import choose_game, load_timeline
-from imperial_lab.dashboard.games.imperial2030.rondelview import rondel_figure
+from imperial_lab.dashboard.games.imperial2030.rondelview import rondel_svg
 from imperial_lab.core.games.imperial2030.rules_text import link_sections, section_link
 from imperial_lab.dashboard.games.imperial2030.replay import ActionStep, Snapshot, Timeline, action_groups
 from imperial_lab.dashboard.style import player_label
@@ -57,7 +58,7 @@ def explorer(timeline: Timeline) -> None:
             st.session_state[PLAY_KEY] = False
     by_action = st.session_state.get(BY_ACTION_KEY, False) and not playing
     _controls(timeline, by_action, playing)
-    slider, views = st.columns([3, 1.35], vertical_alignment="bottom")
+    slider, views = st.columns([2.6, 1.6], vertical_alignment="bottom")  # the four views' names in full
     turn = slider.select_slider("Nation turn", options=range(last + 1), key=TURN_KEY, disabled=playing,
                                 format_func=lambda k: _turn_label(timeline.snapshots[k]))
     view = views.segmented_control("Map", list(VIEWS), default="World", key=VIEW_KEY) or "World"
@@ -114,7 +115,7 @@ def _chosen_action(snapshot: Snapshot) -> ActionStep | None:
     if st.session_state.get(ACTION_KEY) not in steps:
         st.session_state[ACTION_KEY] = snapshot.actions[0].index
     index = st.select_slider("Action", options=list(steps), key=ACTION_KEY,
-                             format_func=lambda i: f"{i} · {steps[i].text}")
+                             format_func=lambda i: f"{i} · {choice_words(steps[i].text)}")
     return steps[index]
 
 
@@ -132,18 +133,17 @@ def _views(timeline: Timeline, turn: int, step: ActionStep | None, view: str) ->
     else:
         st.markdown(f"**{changes.summary}**" if changes.summary else "&nbsp;")
     show_board(position, changes, view)
-    happened, rondel, bonds = st.columns([1.5, 1, 1.1])
+    happened, rondel = st.columns([1.7, 1])
     with happened:
         st.markdown("**What happened**: every action, then what it caused")
         with st.container(height=330):
             _events([(step, step.events)] if step else action_groups(snapshot), snapshot.nation)
     with rondel:
         st.markdown(f"**Rondel** ({section_link('§6', '§6')})")
-        st.plotly_chart(rondel_figure(position, snapshot.nation, height=300), key="explorer_rondel")
-    with bonds:
-        st.markdown(f"**Bonds** ({section_link('§9', '§9')}): ★ the government")
-        st.plotly_chart(bonds_figure(position, height=300), key="explorer_bonds")
+        st.markdown(rondel_svg(position, snapshot.nation), unsafe_allow_html=True)
     nation_cards(position, snapshot.nation)
+    st.markdown(f"**Bonds** ({section_link('§9', '§9')}): credit sums; ★ the government")
+    st.markdown(bonds_html(position), unsafe_allow_html=True)
 
 
 def _heading(snapshot: Snapshot) -> str:
@@ -154,13 +154,13 @@ def _heading(snapshot: Snapshot) -> str:
 
 
 def _events(groups: list, active: str | None) -> None:
-    """Every action in notation and in plain words, the events it caused under it, then the rules;
+    """Every action in plain words, the events it caused under it, then the rules;
     one markdown element for the whole list (a step redraws it, and elements cost time)."""
     parts = []
     for step, events in groups:
         if step is not None:
             who = "Chance" if step.player < 0 else player_label(step.player)
-            parts.append(f"**{step.index}. {who}:** `{step.text}` — {step.words}")
+            parts.append(f"**{step.index}. {who}:** {step.words}")
         if events:
             parts.append("\n".join(f"- {link_sections(explain(event, active))}" for event in events))
     rules = dict.fromkeys(event["rule"] for _, events in groups for event in events)

@@ -1,13 +1,16 @@
 """Play: take a seat against the bots (or several seats, hot-seat) and play a game in the browser.
 
 The game is a ``imperial_lab.core.session.PlaySession`` (the same logic as terminal play, ``imperial play
---human``). At each decision of a person the page shows the board (the explorer's map, rondel,
-nation cards and bonds), the decision in plain words with its rule, and every legal action grouped
-by kind with what it costs and does; a click plays it. The bots' replies are played at once and
-listed with what they caused, or one at a time (Next / Skip to my turn). Why not? asks the engine
-why an action is refused; Hint asks the search bot; Undo takes back the person's last decision;
-Save downloads the move log (the Game explorer opens it as an uploaded move log) and Resume
-continues a saved one.
+--human``). At each decision of a person the page shows the board large (the explorer's map, with
+the bots' replies drawn on it), the rondel, the decision in plain words with its rule, and every
+legal action grouped by kind with what it costs and does; a click on a choice plays it, and so does
+a click on the board (a unit, then where it goes; a rondel space; a region to build or import in:
+imperial_lab.dashboard.games.imperial2030.clickboard). The bots' replies are played at once and listed
+with what they caused, or one at a time (Next / Skip to my turn). Why not? lists every action of the
+decision, the tempting illegal ones too, and says in one sentence which rule refuses one; Hint asks
+the search bot and says how its search went; Undo takes back the person's last decision; Save
+downloads the move log (the Game explorer opens it as an uploaded move log), Resume continues a
+saved one, and the games in progress on this computer are listed to go on with.
 
 A reload does not lose the game: the machinery every game's Play page shares (dashboard/playkit.py)
 writes the game to ``play/`` beside the catalogue after every change and keeps its id in the
@@ -26,28 +29,28 @@ import re
 import streamlit as st
 
 from imperial_lab.core.errors import ImperialError
-from imperial_lab.dashboard.games.imperial2030 import playview
-from imperial_lab.dashboard.games.imperial2030.boardview import board_panel
-from imperial_lab.dashboard.games.imperial2030.cards import nation_cards
-from imperial_lab.dashboard.games.imperial2030.changes import Changes, step_changes
-from imperial_lab.dashboard.games.imperial2030.nationview import bonds_figure
-from imperial_lab.dashboard.games.imperial2030.rondelview import rondel_figure
+from imperial_lab.core.games.imperial2030.action_words import choice_words
 from imperial_lab.core.games.imperial2030.rules_text import link_sections, section_url
 from imperial_lab.core.games.imperial2030.setups import PRESETS, read_setup_file, setups_folder
 from imperial_lab.core.interface import CHANCE
 from imperial_lab.core.session import PlaySession
 from imperial_lab.core.setups import load_setup, setup_names
 from imperial_lab.dashboard import frame
+from imperial_lab.dashboard.games.imperial2030 import clickboard, playview
+from imperial_lab.dashboard.games.imperial2030.boardview import VIEWS
+from imperial_lab.dashboard.games.imperial2030.cards import nation_cards
+from imperial_lab.dashboard.games.imperial2030.changes import Changes, step_changes
+from imperial_lab.dashboard.games.imperial2030.nationview import bonds_html
 from imperial_lab.dashboard.playkit import PERSON, PlayKit, md
 from imperial_lab.dashboard.style import player_label
 
-KIT = PlayKit("play", "imperial2030", words=playview.plain, explorer="the Game explorer")
+KIT = PlayKit("play", "imperial2030", words=choice_words, explorer="the Game explorer")
 HINT, WHY = "play_hint", "play_why"  # the last hint and why-not answers, with the position they answer
 BUTTONS_MAX = 8  # a group of more choices is a list with a Play button
-GRID_DETAIL = 70  # a group of 4 or more choices with notes no longer than this is a grid of two columns
+SHORT_LABEL = 14  # characters: labels no longer fit two buttons to a row of the decision's column
 SHOWN_MAX = 60  # moves listed under "What happened"
 MAX_SEED = 2**31 - 1
-_RULE_AT_END = re.compile(r"\s*\[(§\d[\d.]*(?: Q\d+)?) ([^\]]*)\]$")  # describe.decision_lines' rule
+_RULE_AT_END = re.compile(r"\s*\[(§\d[\d.]*(?: Q\d+)?) ([^\]]*)\]$")  # texts.decision_lines' rule
 
 
 def _decision_line(line: str) -> str:
@@ -130,20 +133,36 @@ def game() -> None:
     KIT.notice()
     doc = session.state.to_json()
     active = doc.get("turn", {}).get("nation")
-    left, right = st.columns([1.45, 1], gap="medium")
-    with right:
+    decision = _board_decision(session)
+    board, side = st.columns([2.3, 1], gap="medium")  # the board as large as the decision's column allows
+    with board:
+        view = st.segmented_control("Map", list(VIEWS), default="World", key="play_view",
+                                    label_visibility="collapsed") or "World"
+        clickboard.board(doc, "play", decision, _changes(session, doc), view)
+        rondel, said = st.columns([1, 1.3], vertical_alignment="top")
+        with rondel:
+            st.markdown("**Rondel** (§6)" + (": click a space to go there" if decision and any(
+                text.startswith("rondel ") for text in decision.legal) else ""))
+            clickboard.rondel(doc, "play", decision)
+        with said:
+            clickboard.answer("play", decision)
+    with side:
         _decision(session)
         _happened(session)
-    with left:
-        board_panel(doc, key="play_view", changes=_changes(session, doc))
-        nation_cards(doc, active, per_row=3)
-        rondel, bonds = st.columns([1, 1.3])
-        with rondel:
-            st.markdown("**Rondel** (§6)")
-            st.plotly_chart(rondel_figure(doc, active, height=280), key="play_rondel")
-        with bonds:
-            st.markdown("**Bonds**: credit sums (§9); ★ the government")
-            st.plotly_chart(bonds_figure(doc, height=280), key="play_bonds")
+    nation_cards(doc, active, per_row=6)
+    st.markdown("**Bonds**: credit sums (§9); ★ the government")
+    st.markdown(bonds_html(doc), unsafe_allow_html=True)
+
+
+def _board_decision(session: PlaySession) -> clickboard.Decision | None:
+    """The person's decision as the board sees it (None while the bots or chance move)."""
+    if session.waiting_for() is None:
+        return None
+    state, changes = session.state, session.changes
+    legal = [state.action_to_string(a) for a in session.legal()]
+    return clickboard.Decision(legal, state.decision_name(), state.to_json()["turn"]["nation"], (KIT.game_id(), changes),
+                               choose=lambda text: KIT.choose(changes, legal.index(text) + 1),
+                               why=lambda text: session.why(text).message)
 
 
 def _decision(session: PlaySession) -> None:
@@ -165,30 +184,27 @@ def _decision(session: PlaySession) -> None:
 
 
 def _group(session: PlaySession, g: int, heading: str, items: list) -> None:
+    """A kind of choices: a button each, what it costs and does under it (two to a row when every
+    label is short, else one: no label is cut); more than BUTTONS_MAX: a list and a Play button."""
     changes = session.changes
     st.markdown(f"**{_linked(heading)}**")
-    if 4 <= len(items) <= BUTTONS_MAX and max(len(c.detail) for c in items) <= GRID_DETAIL:
-        cells = st.columns(2)
-        for k, c in enumerate(items):
-            with cells[k % 2]:
-                st.button(md(c.words), key=f"play_choice_{changes}_{c.number}", on_click=KIT.choose,
-                          args=(changes, c.number), width="stretch", help=f"`{c.text}` (choice {c.number})")
-                st.caption(_linked(c.detail) if c.detail else f"`{c.text}`")
-        return
     if len(items) <= BUTTONS_MAX:
-        for c in items:
-            button, words = st.columns([1.25, 1.6], vertical_alignment="center")
-            button.button(md(c.words), key=f"play_choice_{changes}_{c.number}", on_click=KIT.choose,
-                          args=(changes, c.number), width="stretch", help=f"`{c.text}` (choice {c.number})")
-            words.caption(_linked(c.detail) if c.detail else f"`{c.text}`")
+        per_row = 2 if len(items) >= 4 and max(len(c.words) for c in items) <= SHORT_LABEL else 1
+        for start in range(0, len(items), per_row):
+            for cell, c in zip(st.columns(per_row), items[start:start + per_row]):
+                cell.button(md(c.words), key=f"play_choice_{changes}_{c.number}", on_click=KIT.choose,
+                            args=(changes, c.number), width="stretch", help=f"`{c.text}` (choice {c.number})")
+                if c.detail:
+                    cell.caption(_linked(c.detail))
         return
     key = f"play_list_{changes}_{g}"
     by_number = {c.number: c for c in items}
     with st.form(key=f"play_form_{changes}_{g}", border=False):
-        pick, play = st.columns([4, 1], vertical_alignment="bottom")
-        pick.selectbox(f"{heading}: {len(items)} choices", list(by_number), key=key, label_visibility="collapsed",
-                       format_func=lambda k: _listed(by_number[k]))
-        play.form_submit_button("Play", on_click=_choose_listed, args=(changes, key), width="stretch")
+        st.selectbox(f"{heading}: {len(items)} choices", list(by_number), key=key, label_visibility="collapsed",
+                     format_func=lambda k: _listed(by_number[k]))
+        st.form_submit_button("Play", on_click=_choose_listed, args=(changes, key), width="stretch")
+    if heading.startswith("Move"):
+        st.caption("Or click the unit on the board, then where it goes.")
 
 
 def _listed(c) -> str:
@@ -247,13 +263,13 @@ def _happened(session: PlaySession) -> None:
 
 
 def _steps(session: PlaySession, steps: list) -> None:
-    """Moves as one markdown element: each a bold line (who, the action in words and in its text
-    form), then its events; a new nation turn as a line of its own."""
+    """Moves as one markdown element: each a bold line (who, the action in words), then its events;
+    a new nation turn as a line of its own."""
     blocks = []
     for s in steps:
         who = s.who if s.player == CHANCE or s.player in session.humans else f"{s.who} [{session.seats[s.player]}]"
         events = [f"- {_linked(line.strip())}" for line in s.lines if not line.strip().startswith("==")]
-        blocks.append("\n".join([f"**{md(who)}:** {md(playview.plain(s.text))} · `{s.text}`", *events]))
+        blocks.append("\n".join([f"**{md(who)}:** {md(choice_words(s.text))}", *events]))
         blocks += [f"**{md(line.strip().lstrip('= '))}**" for line in s.lines if line.strip().startswith("==")]
     st.markdown("\n\n".join(blocks))
 
@@ -274,50 +290,55 @@ def _hint() -> None:
         playouts = st.select_slider("Playouts", playview.HINT_STRENGTHS, value=200, key="play_hint_playouts",
                                     help="the search bot's budget: more is stronger and slower (200: a few seconds)")
         if st.button("What would the search bot choose?", key="play_hint_ask", type="primary"):
-            with st.spinner(f"Thinking (mcts, {playouts} playouts) …"):
+            with st.spinner(f"Thinking (the search bot, {playouts} playouts) …"):
                 hint = session.hint(playouts)
-            st.session_state[HINT] = (here, playouts, hint)
+            st.session_state[HINT] = (here, hint)
         shown = st.session_state.get(HINT)
         if shown and shown[0] == here:
-            _, playouts, hint = shown
+            hint = shown[1]
             rows = playview.hint_rows(session, hint)
             best = rows[0]
-            st.markdown(f"The search bot (mcts, {hint.playouts} playouts) would choose **{best['choice']}. "
-                        f"{md(best['action'])}** (`{best['text form']}`).")
-            st.caption(f"Visits and the estimated win chance of {player_label(hint.player)} (the mean value of "
-                       f"its playouts, %):")
-            st.dataframe(rows, hide_index=True, width="stretch",
-                         column_config={"win chance": st.column_config.NumberColumn("win chance", format="%d%%")})
+            st.markdown(f"The search bot would choose **{best['choice']}. {md(best['action'])}**. "
+                        f"{hint.search_words}")
+            st.caption(f"How often the search tried each choice, and the win chance it estimates for "
+                       f"{player_label(hint.player)} (the mean result of its playouts):")
+            st.dataframe(rows, hide_index=True, width="stretch", column_config={
+                "choice": st.column_config.NumberColumn("no.", width=40),
+                "action": st.column_config.TextColumn("choice", width="large"),
+                "visits": st.column_config.NumberColumn("tries", width=55),
+                "win chance": st.column_config.NumberColumn("win", format="%d%%", width=55)})
             if len(hint.stats) > len(rows):
-                st.caption(f"({len(hint.stats) - len(rows)} other choices with fewer visits)")
+                st.caption(f"({len(hint.stats) - len(rows)} other choices with fewer tries)")
 
 
 def _why() -> None:
+    """Every action of the decision (the legal ones, then the tempting illegal ones) in a list;
+    the one picked is answered in one sentence naming its rule."""
     session = KIT.session()
     if session is None or session.waiting_for() is None:
         return
     here = (KIT.game_id(), session.changes)
-    legal = session.legal()
-    example = "rondel investor" if session.state.action_to_string(legal[0]).startswith("rondel") else "pass"
+    options = session.why_options()
+    legal = {session.state.action_to_string(a) for a in session.legal()}
     with st.expander("Why not …?", icon=":material/help:"):
-        with st.form("play_why_form", border=False):
-            text = st.text_input("An action in the engine's notation", key="play_why_text",
-                                 placeholder=f"e.g. {example}",
-                                 help="as the text forms under the choices and in docs/formats.md "
-                                      "(Action notation): rondel taxation, buy RU 3, move army moscow -> ukraine")
-            asked = st.form_submit_button("Why not?")
-        if asked and text.strip():
-            st.session_state[WHY] = (here, session.why(text[:1000]))
+        st.selectbox("An action of this decision", options, index=None, key=f"play_why_{session.changes}",
+                     placeholder="choose an action to ask about", on_change=_ask_why,
+                     args=(here, f"play_why_{session.changes}"),
+                     format_func=lambda text: f"{'✓' if text in legal else '✗'} {choice_words(text)}",
+                     help="✓ allowed now, ✗ refused: choose one to hear why. A click on the board asks too.")
         answer = st.session_state.get(WHY)
         if answer and answer[0] == here:
-            why = answer[1]
+            text, why = answer[1], answer[2]
             if why.legal:
-                st.success(f"{md(why.message)} ({md(playview.plain(why.text))})")
-            elif why.action is None:
-                frame.show_error("That is not an action of the notation:", why.message)
+                st.success(f"**{md(choice_words(text))}** is allowed here: choice {why.choice}.")
             else:
-                frame.show_error("The engine refuses it:", why.message)
-        st.caption(f"Example: `{example}`; the text forms of the legal actions are under the choices.")
+                st.warning(f"**{md(choice_words(text))}**: {_linked(why.message)}", icon=":material/block:")
+
+
+def _ask_why(here: tuple, key: str) -> None:
+    session, text = KIT.session(), st.session_state.get(key)
+    if session is not None and text:
+        st.session_state[WHY] = (here, text, session.why(text))
 
 
 # ----- the page -----

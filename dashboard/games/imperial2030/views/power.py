@@ -90,7 +90,8 @@ def whole_run(catalog, run: str) -> None:
     right.plotly_chart(charts.ended_by(cache.load(queries.ended_by, catalog, run)))
     left, right = st.columns(2)
     left.plotly_chart(charts.counts_bar(per_game, "value", "n", "Government changes per game", "changes (§9)"))
-    right.plotly_chart(charts.change_rounds(cache.load(queries.government_change_rounds, catalog, run)))
+    right.plotly_chart(charts.change_rounds(cache.load(queries.government_change_rounds, catalog, run),
+                                            int(lengths["n"].sum())))
     st.plotly_chart(charts.counts_bar(leads, "value", "n", "How often the leading player changes", "lead changes"))
 
 
@@ -106,12 +107,13 @@ def run_games(catalog, run: str) -> None:
 
 st.title("Power & control")
 catalog, run = frame.catalog_path(), frame.selected_run()
-game_tab, run_tab = st.tabs(["One game", "Whole run"])
-with game_tab:  # an uploaded log needs no run
+# Not tabs: Streamlit draws every tab at every run, and the two parts hold eleven charts between them.
+part = st.segmented_control("Show", ["One game", "Whole run"], default="One game", key="power_part",
+                            label_visibility="collapsed") or "One game"
+if part == "One game":  # an uploaded log needs no run
     one_game()
-with run_tab:
-    if run is None:
-        st.info("The catalogue has no runs yet: play some with `imperial simulate`.")
-    else:
-        whole_run(catalog, run)
-        run_games(catalog, run)
+elif run is None:
+    st.info("The catalogue has no Imperial 2030 runs yet: play some with `imperial simulate`.")
+else:
+    whole_run(catalog, run)
+    run_games(catalog, run)

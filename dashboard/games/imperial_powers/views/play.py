@@ -24,7 +24,6 @@ import random
 
 import streamlit as st
 
-from imperial_lab.core.errors import ImperialError
 from imperial_lab.core.games.imperial_powers.explain import (PUBLIC, action_plain, action_words, changed_regions,
                                                           context_of, explain)
 from imperial_lab.dashboard.games.imperial_powers.boardview import piles_line, players_table, show_map, view_of
@@ -35,7 +34,6 @@ from imperial_lab.core.games.imperial_powers.words import (card_label, card_valu
 from imperial_lab.core.games.imperial_powers.texts import question
 from imperial_lab.core.registry import plugin
 from imperial_lab.core.session import PlaySession
-from imperial_lab.dashboard import frame
 from imperial_lab.dashboard.playkit import PERSON, PlayKit
 
 GAME = "imperial_powers"
@@ -84,9 +82,7 @@ def game(session: PlaySession) -> None:
     me = KIT.viewer(session)
     viewer = PUBLIC if me is None else me
     view = view_of(session.state, viewer)
-    history = session.history(max(0, len(session.actions) - SHOWN_MAX))
-    last_mine = next((k for k in range(len(history) - 1, -1, -1) if history[k].player == me), -1)
-    since = history[last_mine + 1:]  # the moves since the viewer's last (all of them before it)
+    since = KIT.since_last(session, me, SHOWN_MAX)
     _heading(session, view, me)
     if session.waiting_for() is not None:
         decide(session, view)
@@ -95,7 +91,8 @@ def game(session: PlaySession) -> None:
     st.markdown(f"**Players** ({REFERENCE.link('§6.2', 'what is hidden')})\n\n{players_table(view)}",
                 unsafe_allow_html=True)
     st.caption(piles_line(view))
-    what_happened(since, view, viewer)
+    ctx = context_of(view)
+    KIT.what_happened(since, lambda step: _lines(step, ctx, viewer))
 
 
 def _heading(session: PlaySession, view: dict, me: int | None) -> None:
@@ -131,7 +128,7 @@ def decide(session: PlaySession, view: dict) -> None:
     elif phase == "event_assign":
         _buttons(session, choices, lambda text: region_name(text.split()[-1]), per_row=5)
     elif phase == "choose_power":
-        _buttons(session, choices, lambda text: power_name(text.split()[1]), per_row=5)
+        _buttons(session, choices, lambda text: power_name(text.split()[1]), per_row=5, notes=True)
     else:
         _buttons(session, choices, str, per_row=5)
 
@@ -143,14 +140,17 @@ def _choices(session: PlaySession) -> list[tuple[int, str, str | None]]:
     return [(k + 1, text, note) for k, (text, note) in enumerate(zip(texts, session.action_notes()))]
 
 
-def _buttons(session: PlaySession, choices, label, per_row: int, callback=None) -> None:
-    """A button per choice, ``per_row`` to a row, its tooltip the choice's note; a click plays it
-    (``callback(changes, number)``, by default ``KIT.choose``)."""
+def _buttons(session: PlaySession, choices, label, per_row: int, callback=None, notes: bool = False) -> None:
+    """A button per choice, ``per_row`` to a row, its tooltip the choice's note (``notes``: the note
+    written under it too, e.g. what a power does); a click plays it (``callback(changes, number)``, by
+    default ``KIT.choose``)."""
     for start in range(0, len(choices), per_row):
         cols = st.columns(per_row)
         for col, (number, text, hint) in zip(cols, choices[start:start + per_row]):
             col.button(label(text), key=KIT.key(f"choice_{number}"), on_click=callback or KIT.choose,
                        args=(session.changes, number), width="stretch", help=hint)
+            if notes and hint:
+                col.caption(hint)
 
 
 def _bid(session: PlaySession, me: dict, choices) -> None:
@@ -205,29 +205,10 @@ def _tactics(session: PlaySession, me: dict, choices) -> None:
 
 # ----- what happened -----
 
-def what_happened(steps: list, view: dict, viewer) -> None:
-    """The moves since the viewer's last decision, through the viewer's eyes (§6.2)."""
-    if not steps:
-        return
-    ctx = context_of(view)
-    lines = []
-    for step in steps:
-        events = [event_line(e, ctx, viewer) for e in step.events if e["kind"] not in QUIET]
-        lines += events or [f"- `{action_words(step.text, step.player, ctx, viewer)}`"]
-    with st.expander(f"What happened ({len(steps)} moves since your last)", expanded=True):
-        with st.container(height=300):
-            st.markdown("\n".join(lines))
+def _lines(step, ctx, viewer) -> list[str]:
+    """A move through the viewer's eyes (§6.2): its events, or its action when it caused none told."""
+    events = [event_line(e, ctx, viewer) for e in step.events if e["kind"] not in QUIET]
+    return events or [f"- {action_words(step.text, step.player, ctx, viewer)}"]
 
 
-def main() -> None:
-    st.title("Imperial Powers against bots")
-    session = KIT.choose_game(new_game)
-    if session is None:
-        return
-    try:
-        game(session)
-    except ImperialError as exc:
-        frame.show_error("The game cannot go on.", exc)
-
-
-main()
+KIT.page("Imperial Powers against bots", new_game, game)

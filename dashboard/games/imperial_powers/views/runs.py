@@ -15,10 +15,9 @@ import streamlit as st
 
 from imperial_lab.dashboard.games.imperial_powers import runs_queries as q
 from imperial_lab.core.stats import format_p
-from imperial_lab.dashboard import cache, charts, frame
-from imperial_lab.dashboard.runs_page import open_run
+from imperial_lab.dashboard import cache, charts, runs_page
 
-RUN_KEY, PLAYERS_KEY = "ip_runs_run", "ip_runs_players"
+PLAYERS_KEY = "ip_runs_players"
 MAKE_ONE = ("imperial simulate --game imperial_powers --players 5 --games 1000 --bots heuristic --setup FILE.json "
             "--out runs/NAME  # FILE.json: {\"game\": \"imperial_powers\", \"power_assignment\": \"random\"}")
 PERCENT = {column: st.column_config.NumberColumn(column.replace("_", " "), format="percent")
@@ -114,17 +113,4 @@ def events(catalog, run: str, players: int) -> None:
 
 # ----- the page -----
 
-def main() -> None:
-    st.title("Imperial Powers runs")
-    catalog = frame.catalog_path()
-    opened = open_run(catalog, "imperial_powers", (RUN_KEY, PLAYERS_KEY), MAKE_ONE, q.overview)
-    if opened is None:
-        return
-    run, players = opened
-    balance(catalog, run, players)
-    picking(catalog, run, players)
-    sources(catalog, run, players)
-    events(catalog, run, players)
-
-
-main()
+runs_page.show("Imperial Powers runs", "imperial_powers", PLAYERS_KEY, MAKE_ONE, q.overview, [balance, picking, sources, events])
