@@ -310,13 +310,12 @@ def analyse_run(folder, catalog=None, progress: bool = True) -> dict:
     finished chunk) and register the run again so the catalogue's view reads it."""
     from pathlib import Path
 
-    import pandas as pd
     import pyarrow.parquet as pq
     from tqdm import tqdm
 
     from imperial_lab.core import runstore
     from imperial_lab.core.catalog import register_run
-    from imperial_lab.core.tables import ANALYSIS_TABLES, games_table
+    from imperial_lab.core.tables import ANALYSIS_TABLES, analysis_frame, games_table
 
     folder = Path(folder).resolve()
     params = runstore.read_run(folder)
@@ -332,7 +331,7 @@ def analyse_run(folder, catalog=None, progress: bool = True) -> dict:
     for chunk in sorted(done):
         path = folder / table / f"{runstore.chunk_name(chunk)}.parquet"
         games = pq.read_table(path, columns=["run", "game_id", "status", "log"]).to_pylist()
-        out = {name: [] for name, _, _ in COLUMNS}
+        out: dict[str, list] = {name: [] for name, _, _ in COLUMNS}
         for g in games:
             bar.update()
             if g["status"] != "finished" or not g["log"]:
@@ -341,9 +340,7 @@ def analyse_run(folder, catalog=None, progress: bool = True) -> dict:
                 for seat, chance in enumerate(chances):
                     for name, value in zip(out, (g["run"], g["game_id"], step, ply, mover, seat, chance)):
                         out[name].append(value)
-        frame = pd.DataFrame({name: pd.array(out[name], dtype="string" if dtype == "category" else dtype)
-                              for name, dtype, _ in COLUMNS})
-        frame["run"] = frame["run"].astype("category")
+        frame = analysis_frame(TABLE, out)
         runstore.write_parquet(folder / TABLE / f"{runstore.chunk_name(chunk)}.parquet", frame)
         rows += len(frame)
     bar.close()

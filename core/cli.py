@@ -60,7 +60,8 @@ class _Parser(argparse.ArgumentParser):
     def __init__(self, *args, examples: tuple[str, ...] = (), **kwargs):
         if examples:
             kwargs["epilog"] = "examples:\n" + "\n".join(f"  {example}" for example in examples)
-        super().__init__(*args, formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
+        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        super().__init__(*args, **kwargs)
         # SUPPRESS: a command's parser must not overwrite with its default what was given before its name
         self.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
                           help="print the result and errors only: no progress bar, no notes (--log-level error)")

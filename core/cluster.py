@@ -15,6 +15,7 @@ import secrets
 import socket
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from imperial_lab.core import DISTRIBUTION, lab_version
@@ -33,7 +34,7 @@ log = logging.getLogger(__name__)
 class Cluster:
     """A client of a checked cluster and the worker threads it had when checked."""
 
-    client: object  # dask.distributed.Client
+    client: Any  # dask.distributed.Client
     threads: int
 
     def close(self) -> None:

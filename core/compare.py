@@ -104,7 +104,7 @@ GLOSSARY = {
 # ``{runs}`` is the run filter's placeholders, as often as it appears), the unit of ``rounds``
 # (``length``), optionally how its seats are counted (``seats``), and other sides to count instead of
 # the seats (``by``: name -> {sql, sides (their names), seats}; Imperial Powers' powers).
-DEFAULT_COMPARE = {"length": "rounds", "seats": None, "by": {}}
+DEFAULT_COMPARE: dict = {"length": "rounds", "seats": None, "by": {}}
 
 
 @dataclass
@@ -125,7 +125,7 @@ class Comparison:
     game: str = DEFAULT_GAME
     margin: float = stats.MARGIN
     sides: list[str] | None = None  # the names of the sides counted instead of seats (Imperial Powers' powers)
-    replicate: "Comparison | None" = None  # the same runs on fresh seeds, when they were played
+    replicate: Comparison | None = None  # the same runs on fresh seeds, when they were played
 
     @property
     def lineups(self) -> list[str]:

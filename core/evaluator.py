@@ -23,7 +23,7 @@ from __future__ import annotations
 import importlib
 import json
 import random
-from functools import lru_cache
+from functools import cache
 from types import ModuleType
 
 import numpy as np
@@ -34,7 +34,7 @@ from imperial_lab.core.registry import plugin
 
 FORMAT = 1  # the model file's format: a file of another format is refused, never misread
 MODEL_FILE = "evaluator.json"
-_INSTALLED: dict[str, "Evaluator"] = {}  # models set by training (install) before the shipped ones
+_INSTALLED: dict[str, Evaluator] = {}  # models set by training (install) before the shipped ones
 
 
 def game_part(game: str) -> ModuleType:
@@ -112,7 +112,7 @@ def evaluator(game: str) -> Evaluator:
     return _shipped(game)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _shipped(game: str) -> Evaluator:
     path = model_path(game)
     if not path.is_file():
@@ -156,7 +156,7 @@ class GreedyBot:
         self.last_values: list[float] = []
 
     @classmethod
-    def from_params(cls, params: dict, seed: int | None = None) -> "GreedyBot":
+    def from_params(cls, params: dict, seed: int | None = None) -> GreedyBot:
         return cls(seed, **params)
 
     def decide(self, state, legal_actions):

@@ -57,7 +57,7 @@ class Positions:
     game: np.ndarray    # the game's number k
     stage: np.ndarray   # the position's stage (index in the part's STAGES)
 
-    def subset(self, rows: np.ndarray) -> "Positions":
+    def subset(self, rows: np.ndarray) -> Positions:
         kept = {name: getattr(self, name)[rows] for name in self.__dataclass_fields__}
         _, kept["pos"] = np.unique(kept["pos"], return_inverse=True)
         return Positions(**kept)
@@ -170,7 +170,8 @@ def fit(game: str, data: Positions, seed: int, epochs: int = 40) -> dict:
     z = (data.x - scaler.mean_) / scale
     net = MLPClassifier(hidden_layer_sizes=HIDDEN, alpha=1e-2, batch_size=256, learning_rate_init=1e-3,
                         random_state=seed, shuffle=True)
-    best, kept = math.inf, None
+    best = math.inf
+    kept: tuple[list, list] = ([], [])  # the weights and biases of the best epoch so far
     classes = np.array([False, True])
     fit_z, fit_y = z[~aside], data.won[~aside] > 0
     shuffle = np.random.default_rng(seed)
@@ -227,7 +228,7 @@ def figures(model: ev.Evaluator, data: Positions, rates: list[float]) -> dict:
     stages = model.part.STAGES
     predictions = {"model": chances(model, data), "leader": leader_chances(data, rates), "hook": data.hook}
     target = data.won / np.bincount(data.pos, weights=data.won)[data.pos]
-    out = {"positions": int(data.pos.max() + 1), "games": int(len(np.unique(data.game))), "by_stage": []}
+    out: dict = {"positions": int(data.pos.max() + 1), "games": int(len(np.unique(data.game))), "by_stage": []}
     out["all"] = _scores(predictions, target, data, np.ones(len(target), bool))
     for s, name in enumerate(stages):
         rows = data.stage == s
@@ -240,7 +241,7 @@ def figures(model: ev.Evaluator, data: Positions, rates: list[float]) -> dict:
 def _scores(predictions: dict, target: np.ndarray, data: Positions, rows: np.ndarray) -> dict:
     pos = data.pos[rows]
     positions = len(np.unique(pos))
-    out = {"positions": positions}
+    out: dict = {"positions": positions}
     for name, p in predictions.items():
         p, t = p[rows], target[rows]
         out[f"{name}_log_loss"] = float(-np.sum(t * np.log(np.clip(p, EPS, 1.0))) / positions)

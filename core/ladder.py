@@ -29,9 +29,10 @@ SEARCH_GAMES = 40  # games a cell of the top rung plays when it searches: a sear
 def rungs(game: str | None = None) -> list[str]:
     """The canonical specs of ``game``'s rungs, weakest first."""
     game = game or DEFAULT_GAME
-    specs = ["random", *(f"heuristic:temperature={t}" for t in HEURISTIC_TEMPERATURES)]
-    if TOP.get(game):
-        specs.append(TOP[game])
+    specs: list[str] = ["random", *(f"heuristic:temperature={t}" for t in HEURISTIC_TEMPERATURES)]
+    top = TOP.get(game)
+    if top:
+        specs.append(top)
     return list(dict.fromkeys(canonical_spec(spec, "ladder", game) for spec in specs))
 
 

@@ -370,7 +370,7 @@ class SearchBot(MCTSBot):
         super().__init__(seed, playouts, seconds, c, depth, prior)
 
     @classmethod
-    def from_params(cls, params: dict, seed: int | None = None) -> "SearchBot":
+    def from_params(cls, params: dict, seed: int | None = None) -> SearchBot:
         if "playouts" in params and "seconds" not in params:
             params = {**params, "seconds": None}
         return cls(seed, **params)
@@ -399,7 +399,7 @@ class SearchBot(MCTSBot):
     def policy(self, hooks: Hooks, state, rng: random.Random):
         """The heuristic (the game's playout policy, else its heuristic bot), unless the evaluator's
         part says it is too slow to ask at every node (``SEARCH_PRIOR = False``: uniform)."""
-        from imperial_lab.core.evaluator import evaluator, heuristic_policy
+        from imperial_lab.core.evaluator import heuristic_policy
 
         if not self.prior_weight(state):
             return uniform_policy(rng)

@@ -110,7 +110,7 @@ class Reference:
             return canonical.split(" ")[0]
         return canonical.rsplit(".", 1)[0] if "." in canonical else None
 
-    def inside(self, ref: str, outer: str) -> bool:
+    def inside(self, ref: str | None, outer: str | None) -> bool:
         """Whether section ``ref`` lies inside section ``outer`` (at any depth)."""
         while ref is not None:
             ref = self.parent(ref)
@@ -229,7 +229,7 @@ class Reference:
         the text; without one a finer reference than the text has is shown as it is)."""
         found = self.resolve(ref)
         exact = found is not None and found.ref == self.normalize(ref)
-        text = label if label is not None else (f"{ref} {found.title}" if exact else ref)
+        text = label if label is not None else (f"{ref} {found.title}" if exact and found else ref)
         return f"[{text}]({self.url(ref)})"
 
     def link_all(self, text: str) -> str:

@@ -234,3 +234,16 @@ def analysis_dictionary() -> str:
 
 if __name__ == "__main__":
     print(data_dictionaries(), end="")
+
+
+def analysis_frame(table: str, columns: dict[str, list]):
+    """The rows of the analysis table ``table`` (plain lists by column, ``ANALYSIS_TABLES``' order) as
+    a DataFrame of its declared types, so that every chunk's Parquet file has the same schema."""
+    import pandas as pd
+
+    frame = pd.DataFrame({name: pd.array(columns[name], dtype="string" if dtype == "category" else dtype)
+                          for name, dtype, _ in ANALYSIS_TABLES[table]})
+    for name, dtype, _ in ANALYSIS_TABLES[table]:
+        if dtype == "category":
+            frame[name] = frame[name].astype("category")
+    return frame

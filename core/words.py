@@ -10,7 +10,7 @@ counts with the right plural, articles and lists, so that no page says "1 spaces
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 # Nouns of the games whose plural is not the noun with an "s".
 IRREGULAR = {"army": "armies", "factory": "factories", "armies": "armies", "tactics": "tactics"}

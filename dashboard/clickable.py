@@ -11,7 +11,7 @@ to move to, a rondel space, a space of Imperia's board).
 from __future__ import annotations
 
 import hashlib
-from typing import Callable
+from collections.abc import Callable
 
 import streamlit as st
 

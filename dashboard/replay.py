@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 from imperial_lab.core.errors import LogError
 from imperial_lab.core.gamelog import replay_game

@@ -179,7 +179,7 @@ def all_default_run_names() -> list[str]:
 
 
 def first_start_note(catalog) -> str:
-    parts = [f"{plugin(game).title}: {d.games} games of each line-up ({' and '.join(l.bot for l in default_lineups(game))}"
+    parts = [f"{plugin(game).title}: {d.games} games of each line-up ({' and '.join(lineup.bot for lineup in default_lineups(game))}"
              f" bots) under {', '.join(d.setups)}" for game, d in datasets().items()]
     return f"First start: playing the default runs into {catalog}. {'; '.join(parts)}. Later starts skip this."
 

@@ -55,8 +55,8 @@ DRAWN = """(before) => {
   const title = document.querySelector('h1');
   if (!title || title.innerText === before) return false;
   const charts = [...document.querySelectorAll('[data-testid=stPlotlyChart]')];
-  return charts.every(c => c.querySelector('.main-svg')) && %s;
-}""" % FINISHED
+  return charts.every(c => c.querySelector('.main-svg')) && """ + FINISHED + """;
+}"""
 BUSY = "while True:\n    pass\n"
 
 
@@ -210,8 +210,8 @@ def _server_cpu(catalog: Path) -> None:
 
 STEP_DRAWN = """(heading) => {
   const shown = [...document.querySelectorAll('[data-testid=stHeading]')].some(e => e.innerText.startsWith(heading));
-  return shown && !!document.querySelector('svg.imperial-board') && %s;
-}""" % FINISHED
+  return shown && !!document.querySelector('svg.imperial-board') && """ + FINISHED + """;
+}"""
 
 
 def _explorer(catalog: Path, steps: int) -> None:

@@ -19,7 +19,7 @@ from imperial_lab.core.bots import RandomBot
 from imperial_lab.core.cli import main
 from imperial_lab.core.games.imperia.actions import WARLORD
 from imperial_lab.core.games.imperia.game import Imperia
-from imperial_lab.core.games.imperia.position import build
+from imperial_lab.core.games.imperia.builders import build
 from imperial_lab.core.play import play_game
 from tests.bad_input_support import ACTION_LINE_CASES, DELETE, log_file, make_lab, write
 from tests.bad_input_support import (pytest_generate_tests, refused, test_a_log_file_of_more_than_100000_lines,  # noqa: F401

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import time
+from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
@@ -207,8 +208,9 @@ def third_worker(cluster, tmp_path: Path, preload: str):
 @pytest.mark.parametrize("preload, lacks", [
     (NO_LAB, f"cannot import the lab (ModuleNotFoundError(\"No module named 'imperial_lab'\")): install imperial-lab "
              f"{lab_version()} there"),
-    (NO_DATA, "cannot read the data of imperial2030 (/nonexistent/imperial_lab/data/imperial2030/board.json: "
-              "file not found): reinstall the lab there"),
+    # the registry finds the data folder empty first (no lessons, no board): either names it
+    (NO_DATA, "cannot read the data of imperial2030 (*data/imperial2030/*): reinstall "
+              "the lab there"),
 ], ids=["no lab", "no data"])
 def test_a_worker_without_the_lab_or_its_data_is_named(cluster, tmp_path, capsys, preload, lacks):
     proc, (worker,) = third_worker(cluster, tmp_path, preload)
@@ -216,7 +218,8 @@ def test_a_worker_without_the_lab_or_its_data_is_named(cluster, tmp_path, capsys
         err = refused(capsys, cluster, tmp_path / "runs" / "r")
     finally:
         cluster.remove(proc, [worker])
-    assert err == f"imperial: error: --scheduler {cluster.address}: worker {worker} {lacks}\n"
+    assert fnmatch(err, f"imperial: error: --scheduler {cluster.address}: worker {worker} {lacks}\n")
+    assert err.count("\n") == 1
 
 
 def test_a_worker_that_does_not_see_the_run_folder_is_named(cluster, tmp_path, capsys):

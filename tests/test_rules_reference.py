@@ -247,9 +247,9 @@ def test_a_section_given_twice_or_a_huge_file_is_refused(tmp_path):
     (tmp_path / "01-a.md").write_text("# §1 One\n## §1.1 Sub\n", encoding="utf-8")
     (tmp_path / "01-b.md").write_text("# §1 Again\n", encoding="utf-8")
     with pytest.raises(DataError, match="01-b.md: section §1 is already in 01-a.md"):
-        Reference(tmp_path, "/rules", "§11", "Q").sections
+        _ = Reference(tmp_path, "/rules", "§11", "Q").sections
     huge = tmp_path / "big" / "02-big.md"
     huge.parent.mkdir()
     huge.write_text("# §2 Big\n" + "x" * (MAX_FILE_BYTES + 1), encoding="utf-8")
     with pytest.raises(DataError, match="more than"):
-        Reference(huge.parent, "/rules", "§11", "Q").sections
+        _ = Reference(huge.parent, "/rules", "§11", "Q").sections

@@ -120,7 +120,7 @@ def test_the_dashboard_plays_its_first_dataset_and_answers_its_health_check(inst
     argv = [str(installed["imperial"]), "dashboard", "--server.port", str(port), "--server.address", "127.0.0.1"]
     with serving(argv, port, env, installed["cwd"]) as (url, output):
         catalog = tmp_path / "imperial-lab" / "lab.duckdb"
-        assert f"First start: playing the default dataset into {catalog}" in output()
+        assert f"First start: playing the default runs into {catalog}" in output()
         assert f"URL: http://localhost:{port}" in output() and "External URL" not in output()  # its config.toml
     assert catalog.is_file() and (catalog.parent / "runs" / "standard-heuristic-2-s1" / "_done").is_dir()
 

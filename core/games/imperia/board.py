@@ -27,6 +27,8 @@ QUADRANTS = ("NW", "NE", "SW", "SE")
 ORIGINS = (0, 4, 32, 36)  # top-left space of each quadrant
 ROTATIONS = (0, 90, 180, 270)
 SIDES = "AB"
+RANDOM_QUADRANT = QUADRANTS.index("SE")  # the 3-player chance board (G26)
+HAND_SIZE = 3  # tiles in a hand (§3.4)
 
 # The tile types: the six of the default rules, then the generals with a fixed order (G18).
 GENERAL, CAVALRY, INFANTRY, WARLORD = 0, 1, 2, 3

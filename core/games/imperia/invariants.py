@@ -16,10 +16,9 @@ an order to give, a draw has a tile to draw, the counters count placements.
 from __future__ import annotations
 
 from imperial_lab.core.games.imperia.board import (FORTRESS_ZONE_MASK, GENERAL_TYPES, NTYPES, SPACES, WARLORD_INDEX, cheb,
-                                      space_name, terrain_of)
+                                      space_name, terrain_of, HAND_SIZE, RANDOM_QUADRANT)
 from imperial_lab.core.games.imperia.pending import (P_BOARD, P_DRAW, P_FORTRESS, P_ORDER, P_OVER, P_RANDOM_BOARD, P_RECRUIT,
                                                      P_START, P_TURN, PHASES)
-from imperial_lab.core.games.imperia.state import HAND_SIZE, RANDOM_QUADRANT
 
 
 def violations(st) -> list[str]:
@@ -35,7 +34,7 @@ def _tiles(st, out: list[str]) -> list[list[list[int]]]:
     """The board's tiles; returns each seat's placed template indices by type (``[p][t]``)."""
     n, tiles = st.n, st.game.tiles
     seen: set[int] = set()
-    placed = [[[] for _ in range(NTYPES)] for _ in range(n)]
+    placed: list[list[list[int]]] = [[[] for _ in range(NTYPES)] for _ in range(n)]
     for s in range(SPACES):
         stack = st.stacks[s]
         if stack and (st.blocked >> s) & 1:

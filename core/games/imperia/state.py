@@ -32,14 +32,12 @@ from imperial_lab.core.jsonio import clip
 from imperial_lab.core.games.imperia import position, rules
 from imperial_lab.core.games.imperia.actions import (BOARD, CHANCE_TYPES, DRAW, FORTRESS, MOBILISE, PLACE, RANDOM_BOARD, RETIRE,
                                         START, SWAP_ENEMY, SWAP_OWN, WARLORD, action_text, parse_action)
-from imperial_lab.core.games.imperia.board import (FORTRESS_ZONE_MASK, GENERAL, GENERAL_TYPES, NTYPES, QUADRANTS, SPACES,
-                                      TARGET, TYPE_KIND, WARLORD_INDEX, cheb, space_name, terrain_of)
+from imperial_lab.core.games.imperia.board import (FORTRESS_ZONE_MASK, GENERAL, GENERAL_TYPES, HAND_SIZE, NTYPES,
+                                                   RANDOM_QUADRANT, SPACES, TARGET, TYPE_KIND, WARLORD_INDEX, cheb, space_name, terrain_of)
 from imperial_lab.core.games.imperia.pending import (CHANCE_PHASES, P_BOARD, P_DRAW, P_FORTRESS, P_ORDER, P_OVER,
                                                      P_RANDOM_BOARD, P_RECRUIT, P_START, P_TURN, PHASES)
 from imperial_lab.core.games.imperia.scoring import tallies, winners_of
 
-HAND_SIZE = 3
-RANDOM_QUADRANT = QUADRANTS.index("SE")  # the 3-player chance board (G26)
 
 
 class State(BaseState):

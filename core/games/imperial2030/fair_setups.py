@@ -63,7 +63,7 @@ from imperial_lab.core.errors import SetupError
 from imperial_lab.core.games.imperial2030.data import NATIONS, load_board
 from imperial_lab.core.games.imperial2030.distribution import validate_distribution
 from imperial_lab.core.games.imperial2030.setups import FILE_KEYS, PRESETS, SEAT_KEYS, read_setup_file, setups_folder
-from imperial_lab.core.interface import make_game, seat_name
+from imperial_lab.core.interface import make_game
 from imperial_lab.core.jsonio import clip
 
 MAX_CANDIDATES = 1_000

@@ -15,11 +15,10 @@ Tactics and Event bookkeeping (drawers, resolved events, their dice and the seat
 from __future__ import annotations
 
 from imperial_lab.core.games.imperial_powers.data import data
-from imperial_lab.core.games.imperial_powers.rules import DIE_SIGN, EXPLOITATION, PLACES, REGIONS, SPAIN, START
+from imperial_lab.core.games.imperial_powers.rules import DIE_SIGN, EXPLOITATION, PLACES, REGIONS, SPAIN, START, deal_of
 from imperial_lab.core.games.imperial_powers.pending import (DEVELOPMENT, INFLUENCE, P_BID, P_DEVELOP, P_DRAW, P_EVENT_ASSIGN,
                                                              P_EVENT_DIE, P_EVENT_DRAW, P_OVER, P_POWER, P_ROLL, P_TACTICS,
                                                              PHASES)
-from imperial_lab.core.games.imperial_powers.state import deal_of
 
 D = data()
 EVENTS = len(D.events)

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 from imperial_lab.core.errors import DataError
 from imperial_lab.core.games.imperial_powers.data import data
+from imperial_lab.core.games.imperial_powers.pending import DEVELOPMENT, INFLUENCE
 
 D = data()
 REGIONS = len(D.regions)
@@ -234,3 +235,15 @@ def apply_die(st, e: int, x: int, p: int, roll: int) -> None:
     """A d6 of event e for seat p: Great Game takes it off, not below 0; Balance of Power adds it."""
     i = x * st.n + p
     st.influence[i] = max(0, st.influence[i] + DIE_SIGN[e] * roll)
+
+
+def deal_of(st) -> tuple:
+    """This turn's draws in order ((seat, INFLUENCE | DEVELOPMENT), ...), from the map as it is before
+    anything is dealt (the Leaders are fixed then, R7; the map does not change while dealing)."""
+    leaders = [leader(st, x) for x in range(REGIONS)]
+    deal = []
+    for k in range(st.n):
+        p = st.seat_after_instigator(k)
+        cards, devs = allotment(st, leaders, p)
+        deal += [(p, INFLUENCE)] * cards + [(p, DEVELOPMENT)] * devs
+    return tuple(deal)

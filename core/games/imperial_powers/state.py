@@ -252,20 +252,8 @@ def _finish_setup(st: State) -> None:
 # ----- draw (§5.1) -----
 
 def _begin_turn(st: State) -> None:
-    st.deal, st.dealt = deal_of(st), 0
+    st.deal, st.dealt = rules.deal_of(st), 0
     _next_deal(st)
-
-
-def deal_of(st: State) -> tuple:
-    """This turn's draws in order ((seat, INFLUENCE | DEVELOPMENT), ...), from the map as it is before
-    anything is dealt (the Leaders are fixed then, R7; the map does not change while dealing)."""
-    leaders = [rules.leader(st, x) for x in range(REGIONS)]
-    deal = []
-    for k in range(st.n):
-        p = st.seat_after_instigator(k)
-        cards, devs = rules.allotment(st, leaders, p)
-        deal += [(p, INFLUENCE)] * cards + [(p, DEVELOPMENT)] * devs
-    return tuple(deal)
 
 
 def _next_deal(st: State) -> None:

@@ -13,7 +13,7 @@ another position forgets them).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 import streamlit as st
 
