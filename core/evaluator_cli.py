@@ -17,10 +17,20 @@ MAX_SECONDS = 600.0
 
 
 def add_commands(sub) -> None:
-    ev = sub.add_parser("evaluator", help="the learned evaluator: train a game's model, check it on held-out games")
-    ev_sub = ev.add_subparsers(dest="evaluator_command", required=True)
+    ev = sub.add_parser(
+        "evaluator", help="the learned evaluator: train a game's model, check it on held-out games",
+        description="The learned evaluator of each game: each seat's chance to win a position, from public\n"
+                    "information (docs/evaluator.md). 'train' rebuilds a model from a seed, 'check' measures it.",
+        examples=("imperial evaluator check --game imperia", "imperial evaluator train --game imperia --out my.json"))
+    ev_sub = ev.add_subparsers(dest="evaluator_command", required=True, metavar="SUBCOMMAND",
+                               help="train or check")
 
-    train = ev_sub.add_parser("train", help="rebuild a game's evaluator from a seed (self-play, expert iteration)")
+    train = ev_sub.add_parser(
+        "train", help="rebuild a game's evaluator from a seed (self-play, expert iteration)",
+        description="Rebuild a game's evaluator: play its recipe's games of mixed line-ups, fit the model, then\n"
+                    "play rounds of expert iteration with the search on it. The same seed gives the same file.",
+        examples=("imperial evaluator train --game imperia --out my.json",
+                  "imperial evaluator train --game imperial2030 --games 300 --rounds 0 --out quick.json"))
     _game(train)
     train.add_argument("--seed", type=_whole(0, 2**62), default=0, help="the training's seed (default 0: the shipped model)")
     train.add_argument("--games", type=_whole(10, MAX_GAMES), help="games of the mixed line-ups (default: the game's recipe)")
@@ -31,8 +41,13 @@ def add_commands(sub) -> None:
                                                      "data/<game>/evaluator.json, in a checkout)")
     train.set_defaults(run=_train)
 
-    check = ev_sub.add_parser("check", help="a game's evaluator on fresh held-out games: log loss, Brier score, "
-                                            "accuracy by stage against two baselines, calibration")
+    check = ev_sub.add_parser(
+        "check", help="a game's evaluator on fresh held-out games: log loss, Brier score, accuracy by stage "
+                      "against two baselines, calibration",
+        description="Play fresh held-out games and measure the game's evaluator on their positions against two\n"
+                    "baselines (the score leader wins; the game's evaluate hook): log loss, Brier score and\n"
+                    "accuracy by stage, and a calibration table of 10 bins.",
+        examples=("imperial evaluator check --game imperia", "imperial evaluator check --games 50 --json"))
     _game(check)
     check.add_argument("--games", type=_whole(1, MAX_GAMES), default=200, help="held-out games to play (default 200)")
     check.add_argument("--seed", type=_whole(0, 2**62), help="their seed (default: the model's)")
@@ -40,8 +55,14 @@ def add_commands(sub) -> None:
     check.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     check.set_defaults(run=_check)
 
-    an = sub.add_parser("analyse", help="each seat's win chance through a game (a move log), its swings and "
-                                        "the better moves the search finds")
+    an = sub.add_parser(
+        "analyse", help="each seat's win chance through a game (a move log), its swings and the better moves "
+                        "the search finds",
+        description="Each seat's chance to win after every step of a game (a move log), the largest swings with\n"
+                    "who caused them, and for the movers' biggest drops the move the search prefers, in words.\n"
+                    "With --run, every finished game of a run, stored as the catalogue's table win_chances.",
+        examples=("imperial analyse game.jsonl", "imperial analyse game.jsonl --seconds-per-step 1 --json",
+                  "imperial analyse --run runs/my-run"))
     an.add_argument("log", metavar="LOG", nargs="?", help="a move log (imperial play --log)")
     an.add_argument("--run", metavar="runs/NAME", dest="run_folder", help="instead of a log: analyse every finished game of a run and "
                                                       "store each seat's win chance per step as its table win_chances "

@@ -360,7 +360,7 @@ def test_a_valid_setup_file_is_shown(lab, capsys):
 # ----- command-line options -----
 
 OPTION_CASES = [  # (argv, expected words)
-    (["play", "--game", GAME, "--players", "5"], "config.players: must be 2, 3 or 4, got 5"),
+    (["play", "--game", GAME, "--players", "5"], "--players: Imperia takes 2-4 players, got 5"),
     (["play", "--game", GAME, "--players", "1"], "argument --players: expected a whole number"),
     (["play", "--game", GAME, "--bots", "random,random,random"], "3 bots named for 4 players"),
     (["play", "--game", GAME, "--bots", "genius"], "unknown bot 'genius'"),
@@ -368,7 +368,7 @@ OPTION_CASES = [  # (argv, expected words)
     (["play", "--game", GAME, "--setup", "chaos"], "unknown setup 'chaos' of Imperia"),
     (["play", "--game", "chess"], "unknown game 'chess'"),
     (["play", "--game", GAME, "--human", "7"], "--human"),
-    (["simulate", "--game", GAME, "--games", "2", "--players", "5", "--out", "runs/x"], "must be 2, 3 or 4, got 5"),
+    (["simulate", "--game", GAME, "--games", "2", "--players", "5", "--out", "runs/x"], "--players: Imperia takes 2-4 players, got 5"),
     (["simulate", "--game", GAME, "--games", "2", "--setup", "chaos", "--out", "runs/x"], "unknown setup 'chaos'"),
     (["simulate", "--game", GAME, "--games", "2", "--bots", "random,random", "--out", "runs/x"], "2 bots named for 4"),
     (["league", "--game", GAME, "--bots", "random,random,random,random,random", "--games", "2"],
