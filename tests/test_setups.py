@@ -140,6 +140,14 @@ def test_a_bad_file_spoils_the_list_loudly(tmp_path):
         list_setups(tmp_path)
 
 
+def test_a_setup_file_of_another_game_in_the_folder_is_not_one_of_imperial_2030s(tmp_path):
+    write(tmp_path, "good", GOOD)
+    write(tmp_path, "powers", {"game": "imperial_powers", "players": 5, "power_assignment": "random"})
+    names = [row["name"] for row in list_setups(tmp_path)]
+    assert "good" in names and "powers" not in names
+    assert "powers" not in setup_names(tmp_path) and "good" in setup_names(tmp_path)
+
+
 # ----- the command line -----
 
 def test_cli_lists_the_setups(capsys):

@@ -39,8 +39,20 @@ def setup_files(folder: Path | None = None) -> dict[str, Path]:
     ``setups_folder()``), whose file wins where both have a name."""
     folder = setups_folder() if folder is None else folder
     found = {path.stem: path for path in sorted(SETUPS_DIR.glob("*.json"))}
-    found.update({path.stem: path for path in sorted(folder.glob("*.json"))} if folder.is_dir() else {})
+    if folder.is_dir():
+        found.update({path.stem: path for path in sorted(folder.glob("*.json")) if not _of_another_game(path)})
     return dict(sorted(found.items()))
+
+
+def _of_another_game(path: Path) -> bool:
+    """Whether the user's file names another game (a setup file of Imperia or Imperial Powers kept in
+    the same folder, given by its path): it is not one of Imperial 2030's named setups. A file that
+    cannot be read is kept, so that using it names what is wrong with it."""
+    try:
+        doc = read_json_file(path, SetupError)
+    except ImperialError:
+        return False
+    return isinstance(doc, dict) and doc.get("game", Imperial2030.name) != Imperial2030.name
 
 
 def list_setups(folder: Path | None = None) -> list[dict]:
