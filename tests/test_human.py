@@ -86,8 +86,8 @@ def test_why_names_the_rule_of_an_illegal_action_and_the_number_of_a_legal_one(c
     lines = "why pass\nwhy rondel beach\nwhy rondel factory\nwhy\n"
     code, out, err = run(capsys, monkeypatch, lines, "--players", "3", "--seed", "4", "--human", "0")
     assert code == 2 and err.count("\n") == 1
-    assert ("illegal action 'pass': the government must first choose a rondel destination (pending decision: "
-            "turn_start by Player A, nation ") in out and "[RULES.md §5]" in out
+    assert ("Not allowed: the government must first choose a rondel destination (§5 How a nation's turn "
+            "goes).") in out and "RULES.md" not in out
     assert "cannot parse action 'rondel beach': unknown rondel space 'beach'" in out
     assert "'rondel factory' is legal here: it is choice 1." in out
     assert "why needs an action" in out
@@ -101,7 +101,7 @@ def test_an_action_text_chooses_like_its_number(capsys, monkeypatch, tmp_path):
     assert "8. rondel taxation" in out
     assert by_text.read_text() == by_number.read_text()
     _, out, _ = run(capsys, monkeypatch, "pass\n", *argv)
-    assert "illegal action 'pass'" in out  # an illegal action text is a bad line with the engine's reason
+    assert "Not allowed: the government must first choose a rondel destination" in out  # a bad line, and why
 
 
 # ----- undo, save, resume -----

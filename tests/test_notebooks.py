@@ -27,7 +27,7 @@ def imperia_only(tmp_path_factory) -> Path:
 
 
 def run_notebook(name: str, catalog: Path, monkeypatch, tmp_path) -> tuple[list, list[str], str, list]:
-    """(plotly figures, the text of each output, text/plain results, boards drawn) of the executed notebook."""
+    """(plotly figures, the text of each output, text/plain results, HTML outputs) of the executed notebook."""
     monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(catalog))  # the kernel inherits these
     monkeypatch.setenv("IMPERIAL_LAB_NOTEBOOK_GAMES", str(GAMES))
     monkeypatch.setenv("TMPDIR", str(tmp_path))  # the kernel's temporary folders: the test's own
@@ -38,8 +38,8 @@ def run_notebook(name: str, catalog: Path, monkeypatch, tmp_path) -> tuple[list,
     figures = [o for o in outputs if "application/vnd.plotly.v1+json" in o.get("data", {})]
     texts = [o.get("text", "") for o in outputs if o.get("text")]
     plain = "".join(o.get("data", {}).get("text/plain", "") for o in outputs)
-    boards = [o for o in outputs if "imperial-board" in o.get("data", {}).get("text/html", "")]
-    return figures, texts, plain, boards
+    drawn = [o["data"]["text/html"] for o in outputs if "text/html" in o.get("data", {})]
+    return figures, texts, plain, drawn
 
 
 def played_here(first: str, title: str, runs: list[str], tmp_path: Path) -> None:
@@ -51,10 +51,12 @@ def played_here(first: str, title: str, runs: list[str], tmp_path: Path) -> None
 
 def test_explore_a_game_notebook_runs(imperia_only, monkeypatch, tmp_path):
     """Its catalogue has an Imperia run only: the notebook plays an Imperial 2030 run rather than take it."""
-    figures, texts, plain, boards = run_notebook("01_explore_a_game.ipynb", imperia_only, monkeypatch, tmp_path)
+    figures, texts, plain, drawn = run_notebook("01_explore_a_game.ipynb", imperia_only, monkeypatch, tmp_path)
     played_here(texts[0], "Imperial 2030", [f"explore-random-{GAMES}"], tmp_path)
     assert "someone-elses" not in plain
-    assert len(figures) == 2 and len(boards) == 2  # rondel, bonds; the board of a turn and the final one
+    assert not figures  # the rondel and the bonds are drawn as the explorer draws them: SVG and HTML
+    assert sum("imperial-board" in html for html in drawn) == 2  # the board of a turn and the final one
+    assert sum("imperial-rondel" in html for html in drawn) == 1 and sum("bonds-table" in html for html in drawn) == 1
     text = "".join(texts)
     assert "(§5)" in text and "The game ends" in text and "(§10)" in text
 

@@ -129,7 +129,9 @@ def test_why_gives_the_engines_reason_the_notations_error_or_the_choice():
     session.advance_to_human()
     refused = session.why("pass")
     assert not refused.legal and refused.action is not None and refused.choice is None
-    assert refused.message.startswith("illegal action 'pass': ") and "[RULES.md §5]" in refused.message
+    # in a player's words, the rule named by its section's title (issue 23), not the engine's notation
+    assert refused.message == ("Not allowed: the government must first choose a rondel destination (§5 How a "
+                               "nation's turn goes).")
     garbled = session.why("rondel beach")
     assert garbled.action is None and "unknown rondel space 'beach'" in garbled.message
     first = session.state.action_to_string(session.legal()[0])
