@@ -8,6 +8,7 @@ the game itself (the board, the choices, the moves in words) stays the page's ow
     KIT.controls(session)                 # who plays what; Undo, Save, "watch the bots"
     KIT.what_happened(KIT.since_last(session, me, 40), lines_of)   # the moves since me's last decision
     KIT.notice()                          # what the last click did (an undo, a resume)
+    st.fragment(KIT.why_not)(link)        # "Why not …?": pick an action of the decision, hear its rule
     if KIT.hand_over(session): return     # hot-seat with hidden hands: pass the device first
     me = KIT.viewer(session)              # whose eyes the page is for
     st.button(..., on_click=KIT.choose, args=(session.changes, number))
@@ -490,6 +491,38 @@ class PlayKit:
             frame.show_error(title, message)
         else:
             getattr(st, kind)(title)
+
+    # ----- why not? -----
+
+    def why_not(self, link: Callable[[str], str] = md) -> None:
+        """"Why not …?": every action of the person's decision (the legal ones, then the tempting
+        refused ones: ``PlaySession.why_options``) in a list in the game's words (``words``, ✓ allowed,
+        ✗ refused); the one picked is answered in one sentence naming its rule (``link(text)``: the
+        answer as Markdown, its rule a link to the rules page). Meant as a fragment: asking reruns
+        only it. The options are the seat to move's own (its hand, never another's), and the page
+        calls it only when that seat has the device."""
+        session = self.session()
+        if session is None or session.waiting_for() is None:
+            return
+        here, key = (self.game_id(), session.changes), self.key(f"why_{session.changes}")
+        legal = {session.state.action_to_string(a) for a in session.legal()}
+        with st.expander("Why not …?", icon=":material/help:"):
+            st.selectbox("An action of this decision", session.why_options(), index=None, key=key,
+                         placeholder="choose an action to ask about", on_change=self._ask_why, args=(here, key),
+                         format_func=lambda text: f"{'✓' if text in legal else '✗'} {self.words(text)}",
+                         help="✓ allowed now, ✗ refused: choose one to hear why.")
+            answer = st.session_state.get(self.key("why"))
+            if answer and answer[0] == here:
+                text, why = answer[1], answer[2]
+                if why.legal:
+                    st.success(f"**{md(self.words(text))}** is allowed here: choice {why.choice}.")
+                else:
+                    st.warning(f"**{md(self.words(text))}**: {link(why.message)}", icon=":material/block:")
+
+    def _ask_why(self, here: tuple, key: str) -> None:
+        session, text = self.session(), st.session_state.get(key)
+        if session is not None and text:
+            st.session_state[self.key("why")] = (here, text, session.why(text))
 
     # ----- what happened -----
 

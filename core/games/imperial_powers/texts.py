@@ -8,6 +8,8 @@ rest. ``event_lines`` are shown to everybody at the table (the terminal prints e
 page lists them), while the events of ``apply_action`` carry hidden content (the card dealt, the slot
 a card was bid under, a Tactics move): they are told as a spectator sees them
 (``imperial_lab.core.games.imperial_powers.explain`` with ``PUBLIC``), "Player B is dealt an influence card".
+``why_not_options`` and ``refusal`` too read the seat's own observation: its hand, strip and
+development cards, the public rest.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from imperial_lab.core.games.imperial_powers.explain import PUBLIC, Context, act
 from imperial_lab.core.games.imperial_powers.rules_text import REFERENCE
 from imperial_lab.core.games.imperial_powers.steps import QUIET
 from imperial_lab.core.games.imperial_powers.words import (ability, card_label, cards_label, dev_label, dev_region,
-                                                        event_effect, event_name, region_name, strip_label, who)
+                                                        event_effect, event_name, in_words, power_name, region_name,
+                                                        strip_label, who)
 from imperial_lab.core.games.imperial_powers.data import data
 from imperial_lab.core.words import refusal_words
 
@@ -149,6 +152,59 @@ def seen_text(state, player: int, text: str, viewer) -> str:
     return action_words(text, player, context_of_state(state), PUBLIC if viewer is None else viewer)
 
 
+# ----- why not? -----
+
+def why_not_options(state) -> list[str]:
+    """Every action of the decision a person may ask "why not?" about, as text forms: the legal ones,
+    then the tempting refused ones, from the seat's own observation: every power; in the Bid each
+    card of the hand under each region; every development card; each card of the strip moved to each
+    region; the event to each region."""
+    legal = [state.action_to_string(a) for a in state.legal_actions()]
+    view = _view(state)
+    me, regions = view["seats"][view["to_move"]], [entry["region"] for entry in view["regions"]]
+    tempting = {
+        "choose_power": lambda: [f"power {w}" for w in data().powers],
+        "bid": lambda: [f"assign {card} {x}" for card in me["hand"] for x in regions],
+        "develop": lambda: [f"play {d}" for d in data().dev_ids],
+        "tactics": lambda: [f"move {card} {x}" for cards in me["strip"].values() for card in cards for x in regions],
+        "event_assign": lambda: [f"event to {x}" for x in regions],
+    }.get(view["phase"], list)()
+    seen = set(legal)
+    return legal + [text for text in dict.fromkeys(tempting) if text not in seen]
+
+
 def refusal(state, action, error) -> str:
-    """Why ``action`` is refused, in one sentence naming its rule in words."""
-    return refusal_words(error, REFERENCE.title)
+    """Why ``action`` is refused, in one sentence naming its rule in words (``Not allowed: Europe
+    already has an event this turn (R18 The event deck).``): the seat's own cards by name, read from
+    its observation; anything else in the engine's words, its ids in words."""
+    found = _why(_view(state), state.action_to_string(action).split())
+    if found is None:
+        return refusal_words(error, REFERENCE.title, in_words)
+    rule, why = found
+    return f"Not allowed: {why} ({REFERENCE.title(rule)})."
+
+
+def _why(view: dict, words: list[str]) -> tuple[str, str] | None:
+    """(rule, reason) of a refused action of the decision's own kind; None for another kind."""
+    phase, head = view["phase"], words[0]
+    me = view["seats"][view["to_move"]]
+    if phase == "choose_power" and head == "power":
+        return "R3", f"{power_name(words[1])} is already taken"
+    if phase == "bid" and head == "assign":
+        card = words[1]
+        if card not in me["hand"]:
+            return "§5.2", f"{card_label(card)} is not in your hand"
+        return "§5.2", f"your cards are bid one at a time in a fixed order: {card_label(me['hand'][0])} is next"
+    if phase == "develop" and head == "play":
+        return "§5.3", f"{dev_label(words[1])} is not among your development cards"
+    if phase == "tactics" and head == "move":
+        card, to = words[1], words[2]
+        if card in view["tactics"].get("moved", ()):
+            return "R12", f"{card_label(card)} was moved already: a second move takes another card"
+        where = next((x for x, cards in me["strip"].items() if card in cards), None)
+        if where is None:
+            return "§5.4", f"{card_label(card)} is not on your strip"
+        return "§5.4", f"{card_label(card)} is under {region_name(where)} already: a move goes to another region"
+    if phase == "event_assign" and words[:2] == ["event", "to"]:
+        return "R18", f"{region_name(words[2])} already has an event this turn"
+    return None

@@ -5,10 +5,12 @@ the ids; the names are read here once, from the same file.
     card_label("navy#1")           -> "Navy (9)"
     dev_label("europe__weapons")   -> "Europe: Weapons (4R)"
     who(1, ["britain", "spain"])   -> "Player B (Spain)"
+    in_words("navy#1 is under europe already")   -> "Navy (9) is under Europe already"
 """
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from imperial_lab.core.errors import DataError
@@ -91,3 +93,22 @@ def who(seat: int, powers) -> str:
     """``Player B (Spain)``; only ``Player B`` before the seat has a power (§2 step 4)."""
     power = powers[seat] if seat < len(powers) else None
     return seat_name(seat) if power is None else f"{seat_name(seat)} ({power_name(power)})"
+
+
+_ID = re.compile(r"\b[a-z][a-z_]*(?:#\d+)?")
+
+
+def in_words(text: str) -> str:
+    """An engine text (an error's reason) with its ids put into words: a card (``navy#1``), a
+    development card, a region or a power by its name; a word that is no id stays as it is."""
+    names = _file()
+
+    def name(match: re.Match) -> str:
+        word = match[0]
+        if "#" in word and word.split("#")[0] in names["card"]:
+            return card_label(word)
+        for kind, label in (("dev", dev_label), ("region", region_name), ("power", power_name)):
+            if word in names[kind]:
+                return label(word)
+        return word
+    return _ID.sub(name, text)

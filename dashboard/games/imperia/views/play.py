@@ -13,7 +13,9 @@ decide is not the one holding the device, the page shows only "Pass the device t
 person clicks (a reloaded or resumed game, too, shows no hand before that click). The legal actions
 are grouped by kind in words (place a straight infantry, the warlord, mobilise…): pick a kind and
 an action, then Play. The board shows where that kind of action may go (green spaces, a dot at each
-side a tile may face there) and the chosen action as it will be, before it is played.
+side a tile may face there) and the chosen action as it will be, before it is played. "Why not …?"
+(the shared PlayKit's) lists the decision's actions, the tempting refused ones too (a tile of the hand
+elsewhere or facing the wrong way, the warlord, a swap), and says which rule refuses one.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from imperial_lab.core.interface import CHANCE
 from imperial_lab.core.session import PlaySession
 from imperial_lab.core.words import count
 from imperial_lab.dashboard.games.imperia.boardview import hands_table, show_board, targets
-from imperial_lab.dashboard.playkit import PERSON, PlayKit
+from imperial_lab.dashboard.playkit import PERSON, PlayKit, md
 from imperial_lab.dashboard.style import player_label
 
 KIT = PlayKit("imperia_play", "imperia", hidden=True, label=who, words=action_words, explorer="the Imperia explorer",
@@ -96,6 +98,7 @@ def game(session: PlaySession) -> None:
     left, right = st.columns([1.2, 1])
     with right:  # first: the choice decides what the board previews
         chosen = choose(session) if session.waiting_for() is not None else None
+        st.fragment(KIT.why_not)(linked)
     with left:
         _board(session, me, since, chosen)
     with right:
@@ -161,6 +164,11 @@ def choose(session: PlaySession):
               args=(changes, session.legal().index(action) + 1), width="stretch",
               help=f"{text_of(action)}: the board shows it as it will be")
     return action, [text_of(a) for a in actions]
+
+
+def linked(text: str) -> str:
+    """``text`` as Markdown, its rule references linked to the rules page."""
+    return REFERENCE.link_all(md(text))
 
 
 def scores_table(state) -> str:

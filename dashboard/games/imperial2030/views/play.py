@@ -45,7 +45,7 @@ from imperial_lab.dashboard.playkit import PERSON, PlayKit, md
 from imperial_lab.dashboard.style import player_label
 
 KIT = PlayKit("play", "imperial2030", words=choice_words, explorer="the Game explorer")
-HINT, WHY = "play_hint", "play_why"  # the last hint and why-not answers, with the position they answer
+HINT = "play_hint"  # the last hint, with the position it answers
 BUTTONS_MAX = 8  # a group of more choices is a list with a Play button
 SHORT_LABEL = 14  # characters: labels no longer fit two buttons to a row of the decision's column
 SHOWN_MAX = 60  # moves listed under "What happened"
@@ -278,7 +278,7 @@ def _steps(session: PlaySession, steps: list) -> None:
 
 def _tools(session: PlaySession) -> None:
     st.fragment(_hint)()
-    st.fragment(_why)()
+    st.fragment(KIT.why_not)(_linked)
 
 
 def _hint() -> None:
@@ -309,36 +309,6 @@ def _hint() -> None:
                 "win chance": st.column_config.NumberColumn("win", format="%d%%", width=55)})
             if len(hint.stats) > len(rows):
                 st.caption(f"({len(hint.stats) - len(rows)} other choices with fewer tries)")
-
-
-def _why() -> None:
-    """Every action of the decision (the legal ones, then the tempting illegal ones) in a list;
-    the one picked is answered in one sentence naming its rule."""
-    session = KIT.session()
-    if session is None or session.waiting_for() is None:
-        return
-    here = (KIT.game_id(), session.changes)
-    options = session.why_options()
-    legal = {session.state.action_to_string(a) for a in session.legal()}
-    with st.expander("Why not …?", icon=":material/help:"):
-        st.selectbox("An action of this decision", options, index=None, key=f"play_why_{session.changes}",
-                     placeholder="choose an action to ask about", on_change=_ask_why,
-                     args=(here, f"play_why_{session.changes}"),
-                     format_func=lambda text: f"{'✓' if text in legal else '✗'} {choice_words(text)}",
-                     help="✓ allowed now, ✗ refused: choose one to hear why. A click on the board asks too.")
-        answer = st.session_state.get(WHY)
-        if answer and answer[0] == here:
-            text, why = answer[1], answer[2]
-            if why.legal:
-                st.success(f"**{md(choice_words(text))}** is allowed here: choice {why.choice}.")
-            else:
-                st.warning(f"**{md(choice_words(text))}**: {_linked(why.message)}", icon=":material/block:")
-
-
-def _ask_why(here: tuple, key: str) -> None:
-    session, text = KIT.session(), st.session_state.get(key)
-    if session is not None and text:
-        st.session_state[WHY] = (here, text, session.why(text))
 
 
 # ----- the page -----

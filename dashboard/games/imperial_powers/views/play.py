@@ -15,7 +15,9 @@ reloaded or resumed game, too, shows no hand before that click).
 
 The engine asks for a bid one card at a time (§5.2); the page shows the whole hand and the strip so
 far, the card to place now first, a button per region, and "the rest too" to put every card left
-under the same region in one click.
+under the same region in one click. "Why not …?" (the shared PlayKit's) lists the decision's actions,
+the tempting refused ones too (each card of the hand under each region, every development card, each
+Tactics move, every power), and says which rule refuses one.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from imperial_lab.core.games.imperial_powers.words import (card_label, card_valu
 from imperial_lab.core.games.imperial_powers.texts import question
 from imperial_lab.core.registry import plugin
 from imperial_lab.core.session import PlaySession
-from imperial_lab.dashboard.playkit import PERSON, PlayKit
+from imperial_lab.dashboard.playkit import PERSON, PlayKit, md
 
 GAME = "imperial_powers"
 SHOWN_MAX = 200  # moves looked at for "What happened" (a turn has about 90)
@@ -86,6 +88,7 @@ def game(session: PlaySession) -> None:
     _heading(session, view, me)
     if session.waiting_for() is not None:
         decide(session, view)
+        st.fragment(KIT.why_not)(linked)
     ctx = context_of(view)
     show_map(view, [x for step in since for x in changed_regions(step.events, ctx, viewer)])
     st.markdown(f"**Players** ({REFERENCE.link('§6.2', 'what is hidden')})\n\n{players_table(view)}",
@@ -201,6 +204,11 @@ def _tactics(session: PlaySession, me: dict, choices) -> None:
     number, hint = targets[region]
     cols[3].button("Move", key=KIT.key("move"), type="primary", on_click=KIT.choose, args=(session.changes, number),
                    width="stretch", help=hint)
+
+
+def linked(text: str) -> str:
+    """``text`` as Markdown, its rule references (``§5.4``, ``R12``) linked to the rules page."""
+    return REFERENCE.link_all(md(text))
 
 
 # ----- what happened -----
