@@ -230,6 +230,7 @@ def assert_handed_over(at: AppTest, seat: int) -> None:
     assert f"**Pass the device to {who(seat)}.**" in page and "**Hands and piles**" not in page
     assert not [name for name in hand_names(session_of(at)) if name in page]
     assert "imperia_play_move" not in [b.key for b in at.button] and not at.subheader
+    assert not [w for w in at.selectbox if w.key.startswith("imperia_play_why_")]  # no Why not? of a hand
 
 
 def test_the_play_page_plays_a_two_player_game_to_the_end(home):
@@ -402,3 +403,26 @@ def test_the_play_page_shows_the_choice_in_words_and_previews_it_on_the_board(ho
         s = session_of(at)
     board = next(m for m in texts(at.markdown) if "imperia-board" in m)
     assert 'class="preview"' in board and 'class="target"' in board and 'class="facing-target"' in board
+
+
+def test_why_not_lists_the_turns_actions_in_words_and_names_the_rule(home):
+    """Why not? without typing: the decision's actions in words (✓ allowed, ✗ refused: a tile of the
+    hand elsewhere or facing the wrong way, the warlord); a refused one is answered naming its rule,
+    linked to the rules page."""
+    at = start_play()
+    while session_of(at).state.decision_name() != "turn":
+        at = play_first(at)
+    s = session_of(at)
+    legal = [s.state.action_to_string(a) for a in s.legal()]
+    why = at.selectbox(key=f"imperia_play_why_{s.changes}")
+    assert why.options[:len(legal)] == [f"✓ {action_words(text)}" for text in legal]
+    assert not [label for label in why.options if "/" in label or re.search(r"\b(?:NE|SE|SW|NW)\b", label)]
+    refused = [text for text in s.why_options() if text not in legal]
+    assert refused and len(why.options) == len(legal) + len(refused)
+    assert f"✗ {action_words(refused[0])}" in why.options
+    why.set_value(refused[0]).run()
+    warning = "\n".join(texts(at.warning))
+    assert f"**{action_words(refused[0])}**: Not allowed: " in warning and "(/imperia_rules?section=6" in warning
+    assert "pending" not in warning and "RULES.md" not in warning
+    at.selectbox(key=f"imperia_play_why_{s.changes}").set_value(legal[0]).run()
+    assert f"**{action_words(legal[0])}** is allowed here: choice 1." in texts(at.success)

@@ -22,8 +22,8 @@ from streamlit.testing.v1 import AppTest
 from imperial_lab.core.bots import RandomBot
 from imperial_lab.core.gamelog import write_log
 from imperial_lab.core.games.imperial_powers import texts
-from imperial_lab.core.games.imperial_powers.explain import (EVERYTHING, PUBLIC, action_words, changed_regions,
-                                                          context_of, explain, rules_of)
+from imperial_lab.core.games.imperial_powers.explain import (EVERYTHING, PUBLIC, action_plain, action_words,
+                                                          changed_regions, context_of, explain, rules_of)
 from imperial_lab.dashboard.games.imperial_powers.boardview import map_svg, players_table, view_of
 from imperial_lab.dashboard.games.imperial_powers.replay import replay_text
 from imperial_lab.core.games.imperial_powers.rules_text import REFERENCE
@@ -545,3 +545,26 @@ def test_every_rules_link_of_the_pages_points_to_a_section(replays):
         links |= set(re.findall(r"\(/ip_rules\?section=([^)]+)\)", words))
     assert {"2", "5.1", "5.2", "5.7", "9-R12"} <= links
     assert all(REFERENCE.section(key) is not None and REFERENCE.section(key).key == key for key in links)
+
+
+def test_why_not_lists_the_bids_cards_and_regions_and_names_the_rule(home):
+    """Why not? without typing: each card of the person's own hand under each region (✓ the card bid
+    now, ✗ the later ones), in words, never another seat's card; a refused one is answered naming its
+    rule, linked to the rules page."""
+    at = start_play(mode="random")
+    s = session_of(at)
+    assert s.state.decision_name() == "bid"
+    legal = [s.state.action_to_string(a) for a in s.legal()]
+    why = at.selectbox(key=f"ip_play_why_{s.changes}")
+    assert why.options[:len(legal)] == [f"✓ {action_plain(text)}" for text in legal]
+    hand = s.state.observation(0)["seats"][0]["hand"]
+    assert len(why.options) == len(hand) * len(legal)  # every card of the hand under every region
+    labels = "\n".join(why.options)
+    assert "#" not in labels and "_" not in labels and not [name for name in hidden_from(s.state, 0) if name in labels]
+    refused = next(text for text in s.why_options() if text not in legal)
+    why.set_value(refused).run()
+    warning = "\n".join(texts_of(at.warning))
+    assert f"**{action_plain(refused)}**: Not allowed: your cards are bid one at a time" in warning
+    assert "(/ip_rules?section=5.2)" in warning  # §5.2, linked
+    at.selectbox(key=f"ip_play_why_{s.changes}").set_value(legal[0]).run()
+    assert f"**{action_plain(legal[0])}** is allowed here: choice 1." in texts_of(at.success)

@@ -198,7 +198,7 @@ def _why(view: dict, words: list[str]) -> tuple[str, str] | None:
     if phase == "develop" and head == "play":
         return "§5.3", f"{dev_label(words[1])} is not among your development cards"
     if phase == "tactics" and head == "move":
-        card, to = words[1], words[2]
+        card = words[1]
         if card in view["tactics"].get("moved", ()):
             return "R12", f"{card_label(card)} was moved already: a second move takes another card"
         where = next((x for x, cards in me["strip"].items() if card in cards), None)
