@@ -109,7 +109,8 @@ def _facing_of(state, s: int) -> int:
 
 def refusal(state, action, error) -> str:
     """Why ``action`` is refused, in one sentence naming its rule in words (``Not allowed: Player B
-    (blue)'s straight cavalry on 3,4 is their front: no tile may cover it (§6.3 Entering a space).``):
+    (lemon yellow)'s straight cavalry on 3,2 is Player B (lemon yellow)'s front: no tile may cover it (§6.3
+    Entering a space).``):
     a placement or an order told from the board and the seat's own hand, anything else in the
     engine's words."""
     found = _why_turn(state, action) if state.decision_name() == "turn" else None
@@ -169,9 +170,14 @@ def _why_order(state, a: tuple) -> tuple[str, str] | None:
     general = TYPE_NAMES[_type_at(state, state.general)]
     if general.endswith("-dir" if a[0] == MOBILISE else "-mob"):  # a general of a fixed order
         return "§11 G18", f"this general may not {'mobilise' if a[0] == MOBILISE else 'direct troops'}"
-    first = a[1]
-    if first not in rules.soldiers(state, p):
+    first, second = a[1], (a[2] if a[0] != MOBILISE else a[1])
+    own = rules.soldiers(state, p)
+    if first not in own:
         return "§6.6", f"{space_name(first)} has no soldier of yours on top: orders move your own infantry and cavalry"
+    if a[0] == SWAP_OWN and (second not in own or second == first):
+        return "§6.6", f"{space_name(second)} has no other soldier of yours on top to change places with"
+    if a[0] == SWAP_OWN and a[3] not in (first, second):
+        return "§6.6", "the front goes to one of the two soldiers that change places"
     f = a[2] if a[0] == MOBILISE else a[4] if a[0] == SWAP_OWN else a[3]
     turned = a[3] if a[0] == SWAP_OWN else first
     if f not in state.game.tiles.facings[state.stacks[turned][-1] & 15]:
@@ -182,9 +188,8 @@ def _why_order(state, a: tuple) -> tuple[str, str] | None:
             return "§6.6", (f"the stack on {space_name(first)} would march off the board or onto a covered space "
                             f"or a fortress")
         return "§6.6", f"the stack on {space_name(first)} would march onto an enemy on {space_name(to)}"
-    second = a[2]
-    if a[0] == SWAP_OWN:
-        return "§6.6", f"{space_name(second)} has no soldier of yours on top to change places with"
+    if a[0] == SWAP_OWN:  # written with its spaces in another order than the engine's: its own words
+        return None
     if second not in _enemy_soldiers(state, p):
         return "§6.6", f"{space_name(second)} has no enemy soldier on top"
     top, enemy = state.stacks[first][-1], state.stacks[second][-1]
