@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from imperial_lab.core.games.imperia import texts as imperia_texts
 from imperial_lab.core.games.imperia.builders import build as imperia_position
 from imperial_lab.core.games.imperial_powers import texts as ip_texts
 from imperial_lab.core.games.imperial_powers.builders import build as ip_position
 from imperial_lab.core.games.imperial_powers.data import data
 from imperial_lab.core.errors import ImperialError
+from imperial_lab.core.lessons import lessons_dir, load_catalogue
 from imperial_lab.core.session import PlaySession
 
 # Notation a player must never read: Imperia's tile types and facings, Imperial Powers' ids.
@@ -184,3 +187,24 @@ def test_ip_every_power_is_listed_and_a_taken_one_refused():
     for answer in answers(state, ip_texts).values():
         ip_words_only(answer)
         assert "is already taken (R3 Choosing powers)" in answer
+
+
+@pytest.mark.parametrize("game, texts, notation", [("imperia", imperia_texts, IMPERIA_NOTATION),
+                                                   ("imperial_powers", ip_texts, None)])
+def test_every_lessons_position_is_answered_in_words(game, texts, notation):
+    """The lessons' positions (small, hand-made: a front without a fortress, a general's order, the
+    end of a bid): every refused option answered in one sentence naming its rule, no notation."""
+    lessons, errors = load_catalogue(lessons_dir(game))
+    assert lessons and not errors
+    kinds = set()
+    for lesson in lessons:
+        state = lesson.state()
+        assert_legal_first(state, texts)
+        kinds.add(state.decision_name())
+        for answer in answers(state, texts).values():
+            if notation is None:
+                ip_words_only(answer)
+            else:
+                assert_one_sentence_with_its_rule(answer)
+                assert not notation.search(answer), answer
+    assert len(kinds) >= 2

@@ -81,7 +81,8 @@ def _turn_options(state) -> list[tuple]:
     p = state.current
     front, n = state.cube[p], rules.next_space(state, p)
     around = [t for t in TARGET[1][front] if t >= 0] if front >= 0 else []
-    others = [s for s in dict.fromkeys([*ADJACENT[state.fortress[p]], *around]) if s != n]
+    beside = ADJACENT[state.fortress[p]] if state.fortress[p] >= 0 else ()
+    others = [s for s in dict.fromkeys([*beside, *around]) if s != n]
     out: list[tuple] = []
     for t in (t for t in state.game.tiles.types if state.hand[p][t]):
         if n >= 0:
