@@ -494,13 +494,14 @@ class PlayKit:
 
     # ----- why not? -----
 
-    def why_not(self, link: Callable[[str], str] = md) -> None:
+    def why_not(self, link: Callable[[str], str] = md, also: str = "") -> None:
         """"Why not …?": every action of the person's decision (the legal ones, then the tempting
         refused ones: ``PlaySession.why_options``) in a list in the game's words (``words``, ✓ allowed,
         ✗ refused); the one picked is answered in one sentence naming its rule (``link(text)``: the
-        answer as Markdown, its rule a link to the rules page). Meant as a fragment: asking reruns
-        only it. The options are the seat to move's own (its hand, never another's), and the page
-        calls it only when that seat has the device."""
+        answer as Markdown, its rule a link to the rules page; ``also``: more of the list's help, another
+        way of asking the page has). Meant as a fragment: asking reruns only it. The options are the seat
+        to move's own (its hand, never another's), and the page calls it only when that seat has the
+        device."""
         session = self.session()
         if session is None or session.waiting_for() is None:
             return
@@ -510,7 +511,7 @@ class PlayKit:
             st.selectbox("An action of this decision", session.why_options(), index=None, key=key,
                          placeholder="choose an action to ask about", on_change=self._ask_why, args=(here, key),
                          format_func=lambda text: f"{'✓' if text in legal else '✗'} {self.words(text)}",
-                         help="✓ allowed now, ✗ refused: choose one to hear why.")
+                         help=" ".join(filter(None, ("✓ allowed now, ✗ refused: choose one to hear why.", also))))
             answer = st.session_state.get(self.key("why"))
             if answer and answer[0] == here:
                 text, why = answer[1], answer[2]

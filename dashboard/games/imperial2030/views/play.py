@@ -278,7 +278,7 @@ def _steps(session: PlaySession, steps: list) -> None:
 
 def _tools(session: PlaySession) -> None:
     st.fragment(_hint)()
-    st.fragment(KIT.why_not)(_linked)
+    st.fragment(KIT.why_not)(_linked, "A click on the board asks too.")
 
 
 def _hint() -> None:
