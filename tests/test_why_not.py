@@ -21,7 +21,7 @@ from imperial_lab.core.session import PlaySession
 # Notation a player must never read: Imperia's tile types and facings, Imperial Powers' ids.
 IMPERIA_NOTATION = re.compile(r"\b(?:gen|cav|inf)/|\b(?:N|NE|E|SE|S|SW|W|NW)\b|pending|RULES\.md")
 IP_IDS = {*data().regions, *data().powers, *data().dev_ids}
-RULE_WITH_TITLE = r"\((?:§\d[\d.]*(?: [GR]\d+)?|R\d+) [A-Z][a-z]"
+RULE_WITH_TITLE = r"\((?:§\d[\d.]*(?: [GR]\d+)?|R\d+) [A-Z][a-z ]"
 
 
 def answers(state, texts) -> dict[str, str]:
