@@ -176,9 +176,9 @@ def test_ip_development_tactics_and_events_are_refused_in_words():
 
 def test_ip_every_power_is_listed_and_a_taken_one_refused():
     session = PlaySession({"game": "imperial_powers", "players": 3, "power_assignment": "pick"},
-                          ["random", "random", None], 4)
+                          [None, "random", "random"], 4)  # seat C (the instigator) picks first, then A
     session.advance_to_human()
-    while session.state.observation(2)["phase"] != "choose_power":
+    while session.state.observation(0)["phase"] != "choose_power":
         session.play(session.legal()[0])
         session.advance_to_human()
     state = session.state
