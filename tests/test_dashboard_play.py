@@ -243,6 +243,8 @@ def test_the_hint_shows_the_search_bots_choice_and_estimates(home):
     shown = texts(at.markdown)
     hint = session(at).hint(50)
     assert "The search bot would choose" in shown and hint.search_words in shown
+    words = action_hint(session(at).state, hint.stats[0].action, session(at).seed)["words"]  # "...: your chance rises from 22% to 31%"
+    assert f"By the learned evaluator: {playkit.md(words)}." in shown and "your chance" in words
     table = at.dataframe[0].value
     assert list(table.columns) == ["choice", "action", "visits", "win chance"]  # no column of notation
     assert table["visits"].is_monotonic_decreasing and len(table) == 5

@@ -28,7 +28,7 @@ import re
 
 import streamlit as st
 
-from imperial_lab.core.analysis import chance_words
+from imperial_lab.core.analysis import action_hint, chance_words
 from imperial_lab.core.errors import ImperialError
 from imperial_lab.core.games.imperial2030.action_words import choice_words
 from imperial_lab.core.games.imperial2030.rules_text import link_sections, section_url
@@ -315,6 +315,7 @@ def _hint() -> None:
             best = rows[0]
             st.markdown(f"The search bot would choose **{best['choice']}. {md(best['action'])}**. "
                         f"{hint.search_words}")
+            st.markdown(f"By the learned evaluator: {md(action_hint(session.state, hint.stats[0].action, session.seed)['words'])}.")
             st.caption(f"How often the search tried each choice, and the win chance it estimates for "
                        f"{player_label(hint.player)} (the mean result of its playouts):")
             st.dataframe(rows, hide_index=True, width="stretch", column_config={
