@@ -167,7 +167,8 @@ def _chances(timeline: Timeline, turn: int, chances: list) -> None:
             f"{player_label(seat)} {chance:.0%}" for seat, chance in enumerate(now)))
     else:
         snapshot = snapshots[turn]
-        who = f"{player_label(snapshot.government)} for {NATION_NAMES[snapshot.nation]}"
+        nation = NATION_NAMES[snapshot.nation]
+        who = nation if snapshot.government is None else f"{player_label(snapshot.government)} for {nation}"
         st.markdown(f"**This turn's swing:** {swing_words(who, before, now)}.")
 
 
