@@ -60,7 +60,9 @@ def win_chances(chances: list, labels: list[str], current: int, big: list[int]) 
     turns = [t for t, row in enumerate(chances) if row is not None]
     fig = go.Figure()
     for seat in range(len(chances[turns[0]]) if turns else 0):
-        fig.add_trace(go.Scatter(x=turns, y=[chances[t][seat] for t in turns], name=player_label(seat), mode="lines",
+        # markers, however small: Plotly selects (a click's event) only points drawn as markers
+        fig.add_trace(go.Scatter(x=turns, y=[chances[t][seat] for t in turns], name=player_label(seat),
+                                 mode="lines+markers", marker={"size": 3},
                                  line={"color": PLAYER_COLOURS[seat % len(PLAYER_COLOURS)], "width": 2},
                                  customdata=[labels[t] for t in turns],
                                  hovertemplate=f"{player_label(seat)}: %{{y:.0%}}<extra>%{{customdata}}</extra>"))
