@@ -113,6 +113,41 @@ def win_chance_line(source) -> list[tuple[int, int, int, list[float]]]:
     return [(k, s["ply"], s["mover"], chances[k].tolist()) for k, s in enumerate(steps)]
 
 
+BIG_SWING = 0.2  # a step that moves some seat's chance this much (20 points) is a big swing: about ten a game
+SHOWN_CHANGE = 0.005  # a change under half a point reads as no change
+
+
+def big_swings(chances) -> list[int]:
+    """The steps k (from 1) at which some seat's chance differs from step k - 1 by BIG_SWING or more;
+    ``chances``: each step's chance per seat (a row of ``win_chance_line``'s chances each)."""
+    line = np.asarray(chances, dtype=float)
+    if len(line) < 2:
+        return []
+    return [int(k) + 1 for k in np.flatnonzero(np.abs(np.diff(line, axis=0)).max(axis=1) >= BIG_SWING)]
+
+
+def swing_words(who: str, before, after) -> str:
+    """One step's swing in words: the mover, then each seat whose chance changed, the largest change
+    first: "Player B for India: Player B's chance rises from 22% to 31%, Player A's falls from 40% to
+    30%" (a big swing says so); "nobody's chance changed" when no change reaches half a point."""
+    changes = sorted(((a - b, seat) for seat, (b, a) in enumerate(zip(before, after))
+                      if abs(a - b) >= SHOWN_CHANGE), key=lambda c: -abs(c[0]))
+    if not changes:
+        return f"{who}: nobody's chance to win changed"
+    parts = [f"{seat_name(seat)}'s {'rises' if change > 0 else 'falls'} from {before[seat]:.0%} to {after[seat]:.0%}"
+             for change, seat in changes]
+    parts[0] = parts[0].replace("'s ", "'s chance to win ", 1)
+    big = "A big swing. " if abs(changes[0][0]) >= BIG_SWING else ""
+    return f"{big}{who}: " + ", ".join(parts)
+
+
+def chance_words(before: float, after: float, whose: str = "Your") -> str:
+    """"Your chance to win went from 22% to 31%" (or stayed: a change under half a point)."""
+    if abs(after - before) < SHOWN_CHANGE:
+        return f"{whose} chance to win stayed at {before:.0%}"
+    return f"{whose} chance to win went from {before:.0%} to {after:.0%}"
+
+
 def analyse_log(source, seconds_per_step: float = 0.0, view: int | None = None, drops: int = 3,
                 progress: bool = True) -> dict:
     """The analysis of a move log (see the module docstring), JSON-able."""

@@ -94,6 +94,16 @@ class Hint:
 
 
 @dataclass(frozen=True)
+class ChanceChange:
+    """A person's decision (``text``) and ``player``'s chance to win ``before`` and ``after`` it."""
+
+    player: int
+    text: str
+    before: float
+    after: float
+
+
+@dataclass(frozen=True)
 class Why:
     """The answer to "why not ACTION?": ``action`` is None when the text does not parse; ``choice``
     is the 1-based number of a legal action; ``message`` the engine's (or the notation's) words."""
@@ -136,6 +146,7 @@ class PlaySession:
         self.changes = 0  # counts every change of the game (a move, an undo): a key for caches
         self._hints: dict[tuple[int, int], Hint] = {}
         self._steps: dict[int, Step] = {}
+        self._decided: tuple | None = None  # decision_chance's answer, with the decision it answers
         actions = list(actions)
         self.resumed = len(actions)
         self._restore(actions)
@@ -281,12 +292,32 @@ class PlaySession:
     def position_before(self, index: int) -> dict:
         """The position document before move ``index`` (after the moves before it), replayed: the
         Play page draws what the moves since then changed."""
+        return self._state_before(index).to_json()
+
+    def _state_before(self, index: int):
         state: Any = self.game.new_initial_state()
         if plugin_of(state).offers(Capability.RECORDING):
             state.recording = False  # nobody reads these events
         for _, action in self._actions[:index]:
             state.apply_action(action)
-        return state.to_json()
+        return state
+
+    def decision_chance(self) -> ChanceChange | None:
+        """How the last decision of a person changed that seat's chance to win, as the game's learned
+        evaluator judges it from the position it was made in (``analysis.action_hint``: the seat's
+        turn played on by the heuristic, without and with the decision; public information only, and
+        nothing that was played after it). None before any decision of a person; remembered."""
+        last = self.last_human_index()
+        if last is None:
+            return None
+        player, action = self._actions[last]
+        key = (last, player, self._state.action_to_string(action))
+        if self._decided is None or self._decided[0] != key:
+            from imperial_lab.core.analysis import action_hint
+
+            hint = action_hint(self._state_before(last), action, seed=self.seed)
+            self._decided = (key, ChanceChange(player, key[2], float(hint["before"]), float(hint["after"])))
+        return self._decided[1]
 
     def _replay_steps(self, start: int) -> None:
         """Replay the game and remember the Step of every move from ``start`` on."""

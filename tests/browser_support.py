@@ -32,9 +32,9 @@ LAPTOP = {"width": 1366, "height": 768}
 WAIT_MS = 300_000  # the bound of any one wait of the browser (action, navigation, expect()): generous under load
 START_SECONDS = 600  # the server's start-up (imports, then the health endpoint answers), polled
 LOCAL_URL = re.compile(r"^(https?|wss?)://(127\.0\.0\.1|localhost)(:\d+)?/|^(data|blob):")
-# The plotly charts each page (file in dashboard/views) draws first (the explorer draws none: its board,
+# The plotly charts each page (file in dashboard/views) draws first (the explorer one, the chances to win: its board,
 # rondel and bonds are SVG and HTML; Power draws one game first, its whole run on asking).
-CHARTS = {"explorer.py": 0, "power.py": 6, "compare.py": 7, "setup_editor.py": 0}
+CHARTS = {"explorer.py": 1, "power.py": 6, "compare.py": 7, "setup_editor.py": 0}
 
 
 @contextmanager

@@ -9,7 +9,8 @@ import json
 import pytest
 
 from imperial_lab.core import evaluator as ev
-from imperial_lab.core.analysis import analyse_log, analyse_run, hint_words, win_chance_line
+from imperial_lab.core.analysis import (BIG_SWING, analyse_log, analyse_run, big_swings, chance_words, hint_words,
+                                        swing_words, win_chance_line)
 from imperial_lab.core.bots import make_bot
 from imperial_lab.core.catalog import query
 from imperial_lab.core.cli import main
@@ -85,6 +86,14 @@ def test_a_runs_analyses_are_a_table_of_the_catalogue(tmp_path):
     assert len(frame) == result["rows"] > 0
     sums = frame.groupby(["game_id", "step"])["win_chance"].sum()
     assert (sums - 1).abs().max() < 1e-6
+    # the explorer reads a stored game's line instead of working it out again: the same line
+    from imperial_lab.dashboard.games.imperial2030.explorer_queries import game_log, stored_chances
+
+    stored = stored_chances(catalog, "few", 1)
+    worked_out = win_chance_line(game_log(catalog, "few", 1).splitlines())
+    assert [row[:3] for row in stored] == [row[:3] for row in worked_out]
+    assert all(a == pytest.approx(b) for (*_, a), (*_, b) in zip(stored, worked_out))
+    assert stored_chances(catalog, "few", 99) == []
 
 
 def test_the_command(imperial_log, capsys):
@@ -121,3 +130,23 @@ def test_an_actions_hint_in_words(imperial_log):
     assert 0 <= hint["before"] <= 1 and 0 <= hint["after"] <= 1
     assert "your chance" in hint["words"] and f"{hint['before']:.0%}" in hint["words"]
     assert action_hint(state, action) == hint  # seeded: the same words every time
+
+
+def test_big_swings_are_the_steps_that_move_some_seats_chance_by_big_swing_or_more():
+    line = [[0.5, 0.5], [0.55, 0.45], [0.55 + BIG_SWING, 0.45 - BIG_SWING], [0.2, 0.8], [0.21, 0.79]]
+    assert big_swings(line) == [2, 3]
+    assert big_swings(line[:1]) == [] and big_swings([]) == []
+
+
+def test_a_swing_in_words_names_the_mover_then_the_largest_changes_first():
+    words = swing_words("Player B for India", [0.4, 0.22, 0.2, 0.18], [0.3, 0.31, 0.2, 0.19])
+    assert words == ("Player B for India: Player A's chance to win falls from 40% to 30%, Player B's rises from "
+                     "22% to 31%, Player D's rises from 18% to 19%")  # Player C: no change, not named
+    big = swing_words("Player A for Russia", [0.5, 0.5], [0.8, 0.2])
+    assert big.startswith("A big swing. Player A for Russia: Player A's chance to win rises from 50% to 80%")
+    assert swing_words("Player A for Russia", [0.5, 0.5], [0.502, 0.498]).endswith("nobody's chance to win changed")
+
+
+def test_a_chance_change_in_words():
+    assert chance_words(0.22, 0.31) == "Your chance to win went from 22% to 31%"
+    assert chance_words(0.22, 0.223, "Player B's") == "Player B's chance to win stayed at 22%"

@@ -160,6 +160,27 @@ def test_explorer_steps_through_a_game_and_keeps_its_turn(page):
     expect(turn_heading(page)).to_have_text(re.compile(r"^Turn 2 · round 1 · "))
 
 
+# Where nation turn ``turn`` of Player A's line is on the chance chart, in the page's pixels (Plotly's axes).
+CHART_POINT = """turn => {
+    const plot = document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot');
+    const axes = plot._fullLayout, line = plot._fullData[0];
+    const box = plot.querySelector('.nsewdrag').getBoundingClientRect();
+    const y = line.y[Array.from(line.x).indexOf(turn)];
+    return [box.left + axes.xaxis.l2p(turn), box.top + axes.yaxis.l2p(y)];
+}"""
+
+
+def test_a_click_on_the_chance_chart_goes_to_that_turn(page):
+    expect(turn_heading(page)).to_have_text("Setup")
+    chart = page.get_by_test_id("stPlotlyChart")
+    chart.scroll_into_view_if_needed()
+    idle(page)
+    x, y = page.evaluate(CHART_POINT, 7)
+    page.mouse.click(x, y)
+    expect(turn_heading(page)).to_have_text(re.compile(r"^Turn 7 · "))
+    expect(page.get_by_text("This turn's swing:")).to_be_visible()
+
+
 def press(page: Page, key: str) -> None:
     """A key for the page itself (the step buttons' shortcuts), not for the widget last clicked."""
     page.evaluate("() => document.activeElement && document.activeElement.blur()")

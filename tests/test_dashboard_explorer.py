@@ -3,6 +3,7 @@ the small lab and hand-written positions, and the page itself through AppTest.""
 
 from __future__ import annotations
 
+import json
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import replace
@@ -10,11 +11,13 @@ from dataclasses import replace
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from imperial_lab.core.analysis import big_swings, swing_words, win_chance_line
 from imperial_lab.core.bots import make_bot
 from imperial_lab.core.catalog import query
 from imperial_lab.core.errors import LogError
 from imperial_lab.core.gamelog import replay
 from imperial_lab.core.games.imperial2030.data import NATIONS, SPACES
+from imperial_lab.core.games.imperial2030.words import NATION_NAMES
 from imperial_lab.dashboard.games.imperial2030.board_shapes import shapes
 from imperial_lab.core.games.imperial2030.explain import RULE_TITLES, SENTENCES, explain, rule_title
 from imperial_lab.dashboard.games.imperial2030.explorer_queries import game_log, run_games
@@ -28,7 +31,7 @@ from imperial_lab.dashboard.games.imperial2030.changes import Battle, Built, Cha
 from imperial_lab.dashboard.games.imperial2030.colours import LAND_COLOUR, NATION_COLOURS, SEA_COLOUR
 from imperial_lab.dashboard.games.imperial2030.nationview import bonds_html, credit_sums, nation_summaries
 from imperial_lab.dashboard.games.imperial2030.rondelview import SECTOR, marker_places, rondel_svg
-from imperial_lab.dashboard.games.imperial2030.replay import event_groups, timeline_from_text
+from imperial_lab.dashboard.games.imperial2030.replay import event_groups, timeline_from_text, turn_chances
 from imperial_lab.dashboard.pages import page_path
 from tests.lab_fixtures import APP_SECONDS
 
@@ -409,7 +412,7 @@ def test_page_opens_on_the_setup_of_a_catalogue_game(page, lab):
     games = page.selectbox(key=f"explorer_game_of_{page.selectbox(key='explorer_run').value}")
     assert len(games.options) == 12 and "won" in games.options[0] and "nation turns" in games.options[0]
     shown = "\n".join(m.value for m in page.markdown)
-    assert "imperial-rondel" in shown and "bonds-table" in shown and not page.get("plotly_chart")  # no chart to wait for
+    assert "imperial-rondel" in shown and "bonds-table" in shown and len(page.get("plotly_chart")) == 1  # the chances
     assert sum("imperial-board" in m.value for m in page.markdown) == 1
     assert "Player A receives 13m of starting cash from the bank ([§4.2](/rules?section=4.2))" in events_text(page)
 
@@ -433,6 +436,37 @@ def shown_timeline(page: AppTest, lab):
     run = page.selectbox(key="explorer_run").value
     game_id = page.selectbox(key=f"explorer_game_of_{run}").value
     return timeline_from_text(game_log(lab.catalog, run, game_id))
+
+
+def chance_chart(page: AppTest) -> dict:
+    """The figure of the explorer's one Plotly chart, the chances to win."""
+    charts = page.get("plotly_chart")
+    assert len(charts) == 1
+    return json.loads(charts[0].proto.spec)
+
+
+def test_the_chance_chart_marks_the_shown_turn_and_its_swing_is_named_in_words(page, lab):
+    timeline = shown_timeline(page, lab)
+    run = page.selectbox(key="explorer_run").value
+    log = game_log(lab.catalog, run, page.selectbox(key=f"explorer_game_of_{run}").value)
+    chances = turn_chances(timeline, win_chance_line(log.splitlines()))
+    assert len(chances) == len(timeline.snapshots) and None not in chances and 1.0 in chances[-1]  # the result
+    figure = chance_chart(page)
+    assert figure["layout"]["title"]["text"].startswith("Each player's chance to win")
+    assert [t["name"] for t in figure["data"]][:4] == ["Player A", "Player B", "Player C", "Player D"]
+    assert figure["data"][0]["y"] == pytest.approx([row[0] for row in chances])
+    assert figure["layout"]["shapes"][0]["x0"] == 0  # the setup is shown
+    assert "**Chances to win after the setup:** Player A " in events_text(page)
+    turn = 5
+    page.select_slider(key="explorer_turn").set_value(turn).run()
+    snapshot = timeline.snapshots[turn]
+    swing = swing_words(f"Player {'ABCD'[snapshot.government]} for {NATION_NAMES[snapshot.nation]}",
+                        chances[turn - 1], chances[turn])
+    assert f"**This turn's swing:** {swing}." in events_text(page) and "chance to win" in swing
+    assert chance_chart(page)["layout"]["shapes"][0]["x0"] == turn
+    big = big_swings(chances)
+    marked = [t for t in chance_chart(page)["data"] if t["name"] == "big swing"]
+    assert (marked[0]["x"] if marked else []) == big
 
 
 def test_every_action_of_the_turn_is_listed_in_words(page, lab):

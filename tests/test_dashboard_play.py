@@ -12,6 +12,7 @@ import shutil
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from imperial_lab.core.analysis import action_hint, chance_words
 from imperial_lab.core.gamelog import replay
 from imperial_lab.core.games.imperial2030.action_words import choice_words
 from imperial_lab.dashboard.games.imperial2030 import playview
@@ -242,6 +243,8 @@ def test_the_hint_shows_the_search_bots_choice_and_estimates(home):
     shown = texts(at.markdown)
     hint = session(at).hint(50)
     assert "The search bot would choose" in shown and hint.search_words in shown
+    words = action_hint(session(at).state, hint.stats[0].action, session(at).seed)["words"]  # "...: your chance rises from 22% to 31%"
+    assert f"By the learned evaluator: {playkit.md(words)}." in shown and "your chance" in words
     table = at.dataframe[0].value
     assert list(table.columns) == ["choice", "action", "visits", "win chance"]  # no column of notation
     assert table["visits"].is_monotonic_decreasing and len(table) == 5
@@ -299,3 +302,22 @@ def test_a_reload_keeps_watching_the_bots(home):
     assert reloaded.toggle(key="play_watch").value and session(reloaded).actions == session(at).actions
     reloaded.toggle(key="play_watch").set_value(False).run()
     assert "watch" not in reloaded.query_params
+
+
+def test_after_a_decision_the_page_says_how_it_changed_the_persons_chance_to_win(home):
+    at = start(open_play(), bots="heuristic")
+    assert "chance to win" not in texts(at.info)  # no decision yet
+    s = session(at)
+    text = s.state.action_to_string(s.legal()[0])
+    choose(at, 1)
+    s = session(at)
+    change = s.decision_chance()
+    assert change.player == 0 and change.text == text and 0 < change.before < 1 and 0 < change.after < 1
+    assert f"**{playkit.md(choice_words(text))}**: {chance_words(change.before, change.after)}." in texts(at.info)
+    # judged from the position the decision was made in: what the bots played after it changes nothing
+    last = s.last_human_index()
+    state = s.game.new_initial_state()
+    for _, action in s.actions[:last]:
+        state.apply_action(action)
+    hint = action_hint(state, s.actions[last][1], seed=s.seed)
+    assert (change.before, change.after) == (pytest.approx(hint["before"]), pytest.approx(hint["after"]))

@@ -21,9 +21,10 @@ from urllib.parse import urlencode
 import pandas as pd
 import streamlit as st
 
+from imperial_lab.core.analysis import win_chance_line
 from imperial_lab.core.errors import LogError
 from imperial_lab.dashboard.games.imperial2030 import queries
-from imperial_lab.dashboard.games.imperial2030.explorer_queries import game_log, run_games
+from imperial_lab.dashboard.games.imperial2030.explorer_queries import game_log, run_games, stored_chances
 from imperial_lab.core.imports import setup_name
 from imperial_lab.core.tables import frames, record_replay
 from imperial_lab.dashboard import cache, frame
@@ -65,6 +66,11 @@ class CatalogueGame:
         """``query(catalog, run, game_id)``, one of the one-game questions of ``queries``."""
         return cache.load(query, self.catalog, self.run, self.game_id)
 
+    def chance_line(self) -> list:
+        """Each seat's chance to win at every step (imperial_lab.core.analysis.win_chance_line): the
+        catalogue's stored analysis when the run has one, else worked out now (about 2 s a game)."""
+        return _catalogue_chances(self.catalog, cache.fingerprint(self.catalog, self.run), self.run, self.game_id)
+
 
 @dataclass(frozen=True)
 class Upload:
@@ -87,6 +93,10 @@ class Upload:
         """The same question over the tables the lab would record for this log (imperial_lab.core.tables); raises
         LogError for a log that cannot be replayed."""
         return _uploaded_answer(query.__name__, self.digest, self.text, self.name)
+
+    def chance_line(self) -> list:
+        """Each seat's chance to win at every step, worked out now (about 2 s a game)."""
+        return _uploaded_chances(self.digest, self.text, self.name)
 
 
 # ----- cached loading -----
@@ -126,6 +136,30 @@ def _uploaded_tables(digest: str, _text: str, name: str) -> dict[str, pd.DataFra
     if timeline.error:
         tables["games"]["error"] = str(timeline.error)
     return tables
+
+
+JUDGING = "Judging every nation turn with the learned evaluator…"
+
+
+@st.cache_data(show_spinner=JUDGING, max_entries=16)
+def _catalogue_chances(catalog: str, fingerprint: tuple, run: str, game_id: int) -> list:
+    stored = stored_chances(catalog, run, game_id)
+    if stored:
+        return stored
+    return _judged(_catalogue_timeline(catalog, fingerprint, run, game_id), game_log(catalog, run, game_id) or "")
+
+
+@st.cache_data(show_spinner=JUDGING, max_entries=16)
+def _uploaded_chances(digest: str, _text: str, name: str) -> list:
+    return _judged(_uploaded_timeline(digest, _text, name), _text)
+
+
+def _judged(timeline: Timeline, text: str) -> list:
+    """The chance line of a log's lines up to the timeline's end (a bad line's predecessors)."""
+    lines = text.splitlines()
+    if timeline.error:
+        lines = lines[:timeline.error.line - 1]
+    return win_chance_line(lines)
 
 
 def load_timeline(game) -> Timeline | None:

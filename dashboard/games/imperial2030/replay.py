@@ -71,6 +71,19 @@ class Timeline:
         return self.snapshots[turn - 1].position if turn else self.start
 
 
+def turn_chances(timeline: Timeline, line: list) -> list[list[float] | None]:
+    """Each snapshot's chances to win at its end (imperial_lab.core.analysis.win_chance_line's steps
+    matched by the number of actions played: a nation turn ends where the next one begins, the last
+    at the game's end); None for a snapshot the line does not reach."""
+    by_ply = {ply: chances for _, ply, _, chances in line}
+    out, ply = [], 0
+    for snapshot in timeline.snapshots:
+        if snapshot.actions:
+            ply = snapshot.actions[-1].index
+        out.append(by_ply.get(ply))
+    return out
+
+
 class _NamedLines(list):
     """Lines that carry a file name, so that a LogError names the uploaded file."""
 

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from imperial_lab.core.analysis import big_swings, swing_words
+from imperial_lab.core.errors import ImperialError
+from imperial_lab.dashboard.games.imperial2030 import charts
 from imperial_lab.dashboard.games.imperial2030.boardview import VIEWS, show_board
 from imperial_lab.dashboard.games.imperial2030.cards import nation_cards
 from imperial_lab.dashboard.games.imperial2030.changes import step_changes
@@ -22,12 +25,13 @@ from imperial_lab.dashboard.games.imperial2030.nationview import bonds_html
 from imperial_lab.dashboard.games.imperial2030.open_game import choose_game, load_timeline
 from imperial_lab.dashboard.games.imperial2030.rondelview import rondel_svg
 from imperial_lab.core.games.imperial2030.rules_text import link_sections, section_link
-from imperial_lab.dashboard.games.imperial2030.replay import ActionStep, Snapshot, Timeline, action_groups
+from imperial_lab.dashboard.games.imperial2030.replay import ActionStep, Snapshot, Timeline, action_groups, turn_chances
 from imperial_lab.dashboard.style import player_label
 
 TURN_KEY, ACTION_KEY, PLAY_KEY = "explorer_turn", "explorer_action", "explorer_playing"
 BY_ACTION_KEY, VIEW_KEY = "explorer_by_action", "explorer_view"
 GAME_KEY, TICKING_KEY = "explorer_game", "explorer_ticking"
+CHART_KEY = "explorer_chances"
 SHOWN_KEY = "explorer_shown_turn"  # the turn last shown, kept while another page drops the slider's state
 PLAY_SECONDS = 1.0  # one nation turn per second while playing
 
@@ -45,7 +49,7 @@ def toggle_play() -> None:
     st.session_state[PLAY_KEY] = not st.session_state.get(PLAY_KEY, False)
 
 
-def explorer(timeline: Timeline) -> None:
+def explorer(timeline: Timeline, chances: list | None) -> None:
     """Controls, then the views of the chosen step. While playing, each run of the fragment (the
     timer's) advances one nation turn, and the last turn stops the play."""
     playing = st.session_state.get(PLAY_KEY, False)
@@ -64,7 +68,7 @@ def explorer(timeline: Timeline) -> None:
     view = views.segmented_control("Map", list(VIEWS), default="World", key=VIEW_KEY) or "World"
     st.session_state[SHOWN_KEY] = turn
     step = _chosen_action(timeline.snapshots[turn]) if by_action else None
-    _views(timeline, turn, step, view)
+    _views(timeline, turn, step, view, chances)
 
 
 def _controls(timeline: Timeline, by_action: bool, playing: bool) -> None:
@@ -119,9 +123,9 @@ def _chosen_action(snapshot: Snapshot) -> ActionStep | None:
     return steps[index]
 
 
-def _views(timeline: Timeline, turn: int, step: ActionStep | None, view: str) -> None:
-    """What happened in one line, the board with what changed, then every action and its events,
-    the rondel, the bonds and the nations."""
+def _views(timeline: Timeline, turn: int, step: ActionStep | None, view: str, chances: list | None) -> None:
+    """What happened in one line, the board with what changed, the players' chances to win, then
+    every action and its events, the rondel, the bonds and the nations."""
     snapshot = timeline.snapshots[turn]
     position = step.position if step else snapshot.position
     events = step.events if step else snapshot.events
@@ -133,6 +137,8 @@ def _views(timeline: Timeline, turn: int, step: ActionStep | None, view: str) ->
     else:
         st.markdown(f"**{changes.summary}**" if changes.summary else "&nbsp;")
     show_board(position, changes, view)
+    if chances is not None:
+        _chances(timeline, turn, chances)
     happened, rondel = st.columns([1.7, 1])
     with happened:
         st.markdown("**What happened**: every action, then what it caused")
@@ -144,6 +150,33 @@ def _views(timeline: Timeline, turn: int, step: ActionStep | None, view: str) ->
     nation_cards(position, snapshot.nation)
     st.markdown(f"**Bonds** ({section_link('§9', '§9')}): credit sums; ★ the government")
     st.markdown(bonds_html(position), unsafe_allow_html=True)
+
+
+def _chances(timeline: Timeline, turn: int, chances: list) -> None:
+    """Each player's chance to win over the game, the shown turn marked, and the turn's swing in words;
+    a click on the chart goes to the turn clicked."""
+    snapshots = timeline.snapshots
+    judged = [row for row in chances if row is not None]  # the turns before a bad line's, if the log has one
+    st.plotly_chart(charts.win_chances(chances, [_turn_label(s) for s in snapshots], turn, big_swings(judged)),
+                    key=CHART_KEY, on_select=_chart_clicked, selection_mode="points")
+    now, before = chances[turn], chances[turn - 1] if turn else None
+    if now is None:
+        st.caption("The learned evaluator has not judged this turn (the log stops before it).")
+    elif before is None:
+        st.markdown("**Chances to win after the setup:** " + ", ".join(
+            f"{player_label(seat)} {chance:.0%}" for seat, chance in enumerate(now)))
+    else:
+        snapshot = snapshots[turn]
+        nation = NATION_NAMES[snapshot.nation]
+        who = nation if snapshot.government is None else f"{player_label(snapshot.government)} for {nation}"
+        st.markdown(f"**This turn's swing:** {swing_words(who, before, now)}.")
+
+
+def _chart_clicked() -> None:
+    """A click on the chance chart: go to the nation turn clicked (its x)."""
+    points = st.session_state[CHART_KEY].selection.points
+    if points:
+        go(int(points[0]["x"]), None)
 
 
 def _heading(snapshot: Snapshot) -> str:
@@ -186,7 +219,16 @@ def main() -> None:
         st.session_state[TURN_KEY] = st.session_state.get(SHOWN_KEY, 0)
     playing = st.session_state[PLAY_KEY]
     st.session_state[TICKING_KEY] = playing
-    st.fragment(explorer, run_every=PLAY_SECONDS if playing else None)(timeline)
+    st.fragment(explorer, run_every=PLAY_SECONDS if playing else None)(timeline, _chance_line(game, timeline))
+
+
+def _chance_line(game, timeline: Timeline) -> list | None:
+    """Each turn's chances to win (replay.turn_chances), None when the evaluator cannot judge the game."""
+    try:
+        return turn_chances(timeline, game.chance_line())
+    except ImperialError as exc:
+        st.caption(f"No chances to win: {exc}")
+        return None
 
 
 main()

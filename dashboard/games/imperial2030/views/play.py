@@ -28,6 +28,7 @@ import re
 
 import streamlit as st
 
+from imperial_lab.core.analysis import action_hint, chance_words
 from imperial_lab.core.errors import ImperialError
 from imperial_lab.core.games.imperial2030.action_words import choice_words
 from imperial_lab.core.games.imperial2030.rules_text import link_sections, section_url
@@ -147,6 +148,7 @@ def game() -> None:
         with said:
             clickboard.answer("play", decision)
     with side:
+        _chance_change(session)
         _decision(session)
         _happened(session)
     nation_cards(doc, active, per_row=6)
@@ -163,6 +165,19 @@ def _board_decision(session: PlaySession) -> clickboard.Decision | None:
     return clickboard.Decision(legal, state.decision_name(), state.to_json()["turn"]["nation"], (KIT.game_id(), changes),
                                choose=lambda text: KIT.choose(changes, legal.index(text) + 1),
                                why=lambda text: session.why(text).message)
+
+
+def _chance_change(session: PlaySession) -> None:
+    """How the person's last decision changed their chance to win, by the learned evaluator (judged
+    from the position the decision was made in: nothing the bots did after it)."""
+    change = session.decision_chance()
+    if change is None:
+        return
+    whose = "Your" if len(session.humans) == 1 else f"{player_label(change.player)}'s"
+    st.info(f"**{md(choice_words(change.text))}**: {chance_words(change.before, change.after, whose)}.",
+            icon=":material/monitoring:")
+    st.caption("As the lab's learned evaluator judges it: the turn played on by the heuristic bot, without and "
+               "with this choice.")
 
 
 def _decision(session: PlaySession) -> None:
@@ -300,6 +315,7 @@ def _hint() -> None:
             best = rows[0]
             st.markdown(f"The search bot would choose **{best['choice']}. {md(best['action'])}**. "
                         f"{hint.search_words}")
+            st.markdown(f"By the learned evaluator: {md(action_hint(session.state, hint.stats[0].action, session.seed)['words'])}.")
             st.caption(f"How often the search tried each choice, and the win chance it estimates for "
                        f"{player_label(hint.player)} (the mean result of its playouts):")
             st.dataframe(rows, hide_index=True, width="stretch", column_config={
