@@ -169,3 +169,12 @@ def test_a_search_without_a_cheap_prior_favours_no_random_choice(monkeypatch, po
     monkeypatch.setattr(ev.game_part("imperia"), "SEARCH_PRIOR", False)
     assert bot.prior_weight(state) == 0.0
     assert bot.decide(state, state.legal_actions()) in state.legal_actions()
+
+
+@pytest.mark.parametrize("game", ["imperial2030", "imperia", "imperial_powers"])
+def test_every_training_setup_is_a_setup_of_its_game(game):
+    """A setup renamed or withdrawn (balanced_4p became heuristic_tuned_4p) must not break a retraining."""
+    from imperial_lab.core.setups import load_setup
+
+    for name, _, players in getattr(ev.game_part(game), "TRAINING_SETUPS", ()):
+        assert load_setup(name, players=players, game=game)

@@ -33,7 +33,8 @@ TRAINING_BOTS = (("heuristic", 4), ("heuristic:temperature=0.1", 2), ("heuristic
 TRAINING_PLAYERS = ((2, 1), (3, 2), (4, 4), (5, 2), (6, 1))
 # Setups (name, weight, players: None draws them from TRAINING_PLAYERS): the shipped ones too, so
 # that a setup's start chances (the Compare page) are judged on positions like those trained on.
-TRAINING_SETUPS = (("standard", 8, None), ("variant", 1, None), ("three_nations_each", 1, 4), ("balanced_4p", 1, 4),
+TRAINING_SETUPS = (("standard", 8, None), ("variant", 1, None), ("three_nations_each", 1, 4),
+                   ("heuristic_tuned_4p", 1, 4),  # the setup called balanced_4p when the shipped model was trained
                    ("three_way_split", 0.5, 3), ("two_powers", 0.5, 4))
 # Expert iteration: games where the bots on the model of the round before take seats (greedy at the
 # margin the shipped model was trained with).
