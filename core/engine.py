@@ -27,6 +27,7 @@ the check, for drivers and search that took the action from ``legal_actions()`` 
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
@@ -60,7 +61,7 @@ class Event:
         return {"kind": self.kind, "rule": self.rule, **self.data}
 
 
-class BaseState:
+class BaseState(ABC):
     """The shared half of a game's State (see the module docstring)."""
 
     # The fields this class owns, all copied by reference but ``events`` (a clone starts with none).
@@ -88,17 +89,17 @@ class BaseState:
 
     # ----- what a game writes -----
 
+    @abstractmethod
     def _legal_actions(self) -> list[Action]:
         """The legal actions here, generated (``legal_actions`` caches them)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _apply_action(self, action: Action) -> None:
         """The rules of a legal ``action``: change the state, ``emit`` the events."""
-        raise NotImplementedError
 
+    @abstractmethod
     def explain_illegal(self, action: Action) -> tuple[str, str]:
         """Why ``action`` is not legal here: (RULES.md section, message)."""
-        raise NotImplementedError
 
     # ----- the shared half of the interface -----
 
@@ -141,11 +142,14 @@ class BaseState:
     def clone(self) -> Self:
         """An independent copy: lists and dicts copied, everything else shared, no events yet,
         ``recording`` and the legal actions (read-only) as here. Written for each State class
-        from its SHARED, LISTS and DICTS (``_clone_function``)."""
-        raise NotImplementedError
+        from its SHARED, LISTS and DICTS (``_clone_function``, set by ``__init_subclass__``); this
+        one serves a class that declares none of its own."""
+        copy: Self = _clone_function(type(self))(self)
+        return copy
 
+    @abstractmethod
     def to_json(self) -> dict[str, Any]:
-        raise NotImplementedError
+        """The position as its game's document (each game's position.py)."""
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and self.to_json() == other.to_json()

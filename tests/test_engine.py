@@ -112,3 +112,14 @@ def test_a_clone_sets_every_field_and_copies_the_containers(game, played):
     before = state.to_json()
     other.apply_action(action)
     assert state.to_json() == before  # the copy is independent
+
+
+def test_a_state_that_leaves_out_a_rule_hook_cannot_be_made():
+    """The hooks a game writes (legal actions, apply, why not, its document) are declared abstract:
+    a State missing one fails when made, not at the first call deep in a game."""
+    class Half(BaseState):
+        def _legal_actions(self):
+            return []
+
+    with pytest.raises(TypeError, match="_apply_action, explain_illegal, to_json"):
+        Half(None)
