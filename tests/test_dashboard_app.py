@@ -165,15 +165,15 @@ def test_the_terminal_plays_the_default_dataset_before_the_server_starts(tmp_pat
     """``imperial dashboard`` prepares a fresh catalogue with a progress bar on stderr, counted in
     games from 0; a second start finds the runs and plays nothing."""
     catalog = tmp_path / "lab.duckdb"
-    monkeypatch.setenv("IMPERIAL_LAB_DEFAULT_GAMES", "6")
+    monkeypatch.setenv("IMPERIAL_LAB_DEFAULT_GAMES", "1")
     played = simulations.prepare_default_dataset(catalog)
     assert sorted(played) == sorted(simulations.all_default_run_names())
     assert sorted(list_runs(catalog)["name"]) == sorted(played) and set(list_runs(catalog)["status"]) == {"complete"}
     err = capsys.readouterr().err
     assert err.startswith(simulations.first_start_note(catalog))
     states = _bar_states(err)
-    # 6 games × 2 line-ups of Imperial 2030's 2 setups, of Imperia's and of Imperial Powers' default
-    assert " 0/48 " in states[0] and " 48/48 " in states[-1]
+    # a game × 2 line-ups of Imperial 2030's 2 setups, of Imperia's and of Imperial Powers' default
+    assert " 0/8 " in states[0] and " 8/8 " in states[-1]
     assert simulations.prepare_default_dataset(catalog) == []
     assert capsys.readouterr().err == ""
 

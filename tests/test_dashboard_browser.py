@@ -3,12 +3,9 @@ the small lab (with a small Imperia run and a small Imperial Powers run beside i
 Playwright with Debian's chromium (tests/browser_support.py); one server for every game's pages. Every
 page is opened from the sidebar, a game is stepped in the explorer, a small comparison is played (and
 its tests table and charts must fit a laptop's screen), a bad move log is uploaded, the Play page's
-board and rondel are clicked, nothing is cut off or scrolls sideways at a laptop's width, and each
-page is saved as a screenshot in screenshots/ (gitignored). Every request of every tab must stay on
-this machine.
-
-Screenshots are taken at a laptop's width (1366 px) with the window as tall as the page: Streamlit
-scrolls its main area inside the page, so a plain full-page screenshot would show one screen only.
+board and rondel are clicked, and nothing is cut off or scrolls sideways at a laptop's width. Every
+request of every tab must stay on this machine. Screenshots of every page, for a person to look at,
+are scripts/screenshots.py's (not this suite's: a whole-page shot redraws every chart at full height).
 """
 
 from __future__ import annotations
@@ -25,12 +22,11 @@ from imperial_lab.core.games.imperial_powers.words import ability
 from imperial_lab.core.session import PlaySession
 from imperial_lab.core.simulate import simulate
 from imperial_lab.dashboard.playkit import save_game
-from tests.browser_support import (CHARTS, LAPTOP, ROOT, charts_drawn, chromium, dashboard_server, heading, idle,
+from tests.browser_support import (CHARTS, charts_drawn, chromium, dashboard_server, heading, idle,
                                    local_tab, open_page)
 
 # Under pytest-xdist (--dist loadgroup) these tests share one worker: one server and one chromium.
 pytestmark = pytest.mark.xdist_group("browser")
-SCREENSHOTS = ROOT / "screenshots"
 COMPARE_GAMES = 6  # per cell (setup × line-up), played in the server's process
 COMPARE_CHARTS = 6  # the ladder, starting governments, three per-game figures, seat scores (no cell of two bots)
 COMPARE_SCREEN = {"width": 1366, "height": 900}
@@ -92,18 +88,6 @@ def page(browser, app_url):
         yield page
 
 
-def screenshot(page: Page, name: str) -> None:
-    """The whole page at the laptop's width: the window grows to the main area's height for the shot."""
-    idle(page)
-    height = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
-    page.set_viewport_size({"width": LAPTOP["width"], "height": max(height, LAPTOP["height"])})
-    try:
-        SCREENSHOTS.mkdir(exist_ok=True)
-        page.screenshot(path=SCREENSHOTS / f"{name}.png", animations="disabled")
-    finally:
-        page.set_viewport_size(LAPTOP)
-
-
 def turn_heading(page: Page):
     """The explorer's heading of the shown step: "Setup" or "Turn K · round R · ..."."""
     return page.get_by_test_id("stHeading").filter(has_text=re.compile(r"^(Setup|Turn \d+ ·)"))
@@ -132,22 +116,17 @@ def test_every_page_opens_from_the_sidebar(page):
     expect(page.get_by_test_id("stMainMenu")).to_be_visible()  # the toolbar is drawn, without Deploy
     expect(page.get_by_test_id("stAppDeployButton")).to_have_count(0)
     charts_drawn(page, CHARTS["explorer.py"])
-    screenshot(page, "explorer")
     open_page(page, "Power & control", "Power & control")
     expect(page.get_by_role("heading", name=re.compile(r"^Game 0 of "))).to_be_visible()
     charts_drawn(page, CHARTS["power.py"])
-    screenshot(page, "power")
     open_page(page, "Compare bond distributions", "Compare bond distributions")
     expect(heading(page, "Verdict")).to_be_visible()
     charts_drawn(page, COMPARE_CHARTS)
-    screenshot(page, "compare")
     open_page(page, "League", "League")
     expect(heading(page, "Seat effect")).to_be_visible()
     charts_drawn(page, LEAGUE_CHARTS)
-    screenshot(page, "league")
     open_page(page, "Setup editor", "Setup editor")
     expect(page.get_by_text("No bond is given to anybody")).to_be_visible()
-    screenshot(page, "setup_editor")
     open_page(page, "Game explorer", "Game explorer")  # back again: the explorer keeps its game and turn
     expect(turn_heading(page)).to_have_text("Setup")
     charts_drawn(page, CHARTS["explorer.py"])
@@ -187,10 +166,9 @@ def press(page: Page, key: str) -> None:
     page.keyboard.press(key)
 
 
-def test_the_board_steps_with_the_keyboard_and_is_kept_as_screenshots(page):
+def test_the_board_steps_with_the_keyboard_and_shows_a_move(page):
     """→ ← End Home step the explorer; the board shows every region, what a step moved, the result at
-    the end; the board is saved as screenshots/explorer_board.png (world, a maneuver step) and
-    explorer_board_europe.png (the Europe view)."""
+    the end; the Europe view redraws it."""
     board = page.locator("svg.imperial-board")
     expect(board.locator(".region")).to_have_count(62)
     expect(board.locator("path[data-region='moscow'] > title")).to_contain_text("home province of Russia")
@@ -217,12 +195,8 @@ def test_the_board_steps_with_the_keyboard_and_is_kept_as_screenshots(page):
         if board.locator(".move").count():
             break
     assert board.locator(".move").count() > 0, "no move in the first 40 turns"
-    SCREENSHOTS.mkdir(exist_ok=True)
-    board.screenshot(path=SCREENSHOTS / "explorer_board.png", animations="disabled")
     page.get_by_role("radio", name="Europe").click()
     expect(board).to_have_attribute("aria-label", "the board (europe)")
-    idle(page)
-    board.screenshot(path=SCREENSHOTS / "explorer_board_europe.png", animations="disabled")
 
 
 def test_compare_plays_a_small_comparison(page):
@@ -240,7 +214,6 @@ def test_compare_plays_a_small_comparison(page):
     expect(page.get_by_test_id("stProgress")).to_be_hidden()
     expect(heading(page, "Verdict")).to_be_visible()
     charts_drawn(page, COMPARE_CHARTS)
-    screenshot(page, "compare_played")
 
 
 # Bounding boxes (left, top, right, bottom) in the page: every dataframe's and its scroller's widths,
@@ -289,7 +262,6 @@ def test_compare_tables_and_charts_fit_a_laptop(page):
         if chart["legendBox"] is not None:
             assert not _overlap(chart["titleBox"], chart["legendBox"]), chart
             assert chart["legendBox"][1] >= chart["titleBox"][3], chart  # below it, not above
-    screenshot(page, "compare_laptop")
 
 
 def test_a_bad_move_log_is_reported_and_the_app_goes_on(page):
@@ -301,7 +273,6 @@ def test_a_bad_move_log_is_reported_and_the_app_goes_on(page):
     expect(error).to_contain_text("cannot parse action 'rondel -> **beach**'")
     expect(error).to_contain_text("The game is shown up to line 2.")
     expect(turn_heading(page)).to_have_text("Setup")  # the lines before the bad one can be explored
-    screenshot(page, "explorer_bad_log")
     page.get_by_text("a run of the catalogue").click()
     expect(error).to_have_count(0)
     idle(page)
@@ -314,7 +285,6 @@ def test_setup_editor_checks_and_saves_a_distribution(page):
     page.get_by_test_id("stSelectbox").filter(has_text="Start from").click()
     page.get_by_role("option", name="three_nations_each").click()
     expect(page.get_by_text("The distribution is valid.")).to_be_visible()
-    screenshot(page, "setup_editor_valid")
     name = page.get_by_role("textbox", name="Name", exact=True)
     name.fill("spread_copy")
     name.press("Enter")
@@ -350,7 +320,6 @@ def test_play_the_first_round_as_a_person(page):
         expect(played).not_to_have_text(before)
         idle(page)
     expect(round_two).to_be_visible()
-    screenshot(page, "play")
     before = played.inner_text()
     page.get_by_role("button", name="Undo").click()
     expect(played).not_to_have_text(before)

@@ -13,7 +13,7 @@ from nbclient import NotebookClient
 from imperial_lab.core.simulate import simulate
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
-GAMES = 12  # per run a notebook plays: enough for every chart and test to have its games
+GAMES = 6  # per run a notebook plays: enough for every chart and test to have its games
 CELL_SECONDS = 900  # the bound of one cell: generous for a loaded machine; a hung cell still fails
 
 

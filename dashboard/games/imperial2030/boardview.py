@@ -175,15 +175,14 @@ def _xy(point) -> str:
     return f"{point[0]:.2f},{-point[1]:.2f}"
 
 
-@cache
-def _path(polygons_json: str) -> str:
+def _path(polygons: list) -> str:
     """SVG path data of a list of polygons (rings: exterior, then holes; drawn with even-odd).
 
     Every point is rounded to a tenth of a map unit (a third of a pixel across the world, a pixel in
     a zoomed view) and written as a step from the one before: half the bytes of absolute points,
     and a border two shapes share is still drawn on the same points."""
     out = []
-    for polygon in json.loads(polygons_json):
+    for polygon in polygons:
         for ring in polygon:
             tenths = [(round(x * 10), round(-y * 10)) for x, y in ring]
             (x0, y0), steps = tenths[0], zip(tenths, tenths[1:])
@@ -204,8 +203,10 @@ def _tenths(k: int) -> str:
     return f"{sign}{whole}" if tenth == 0 else f"{sign}{whole or ''}.{tenth}"
 
 
+@cache
 def region_path(rid: str) -> str:
-    return _path(json.dumps(shapes()["regions"][rid]["polygons"]))
+    """A region's path data, worked out once: every board of the explorer draws every region."""
+    return _path(shapes()["regions"][rid]["polygons"])
 
 
 def label_point(rid: str) -> tuple[float, float]:
@@ -318,7 +319,7 @@ def _static_layers() -> str:
     data = shapes()
 
     def layer(polygons, fill: str, title: str) -> str:
-        return (f'<path d="{_path(json.dumps(polygons))}" fill="{fill}" fill-rule="evenodd" stroke="{BORDER_COLOUR}" '
+        return (f'<path d="{_path(polygons)}" fill="{fill}" fill-rule="evenodd" stroke="{BORDER_COLOUR}" '
                 f'stroke-width="0.5"><title>{title}</title></path>')
 
     return (layer(data["polar"], POLAR_COLOUR, "Polar region: no unit may enter")
