@@ -1,5 +1,6 @@
 """Fixtures shared across test files."""
 
+import functools
 import os
 import shutil
 import sys
@@ -32,7 +33,19 @@ def pytest_configure(config):
     catalogue, a run or a saved game into the checkout or the user's own folder."""
     config.addinivalue_line("markers", "slow: a long test (a full property run, a strength check), run only with "
                                        "--slow; the default suite keeps a short run of the same checks")
+    config.addinivalue_line("markers", "opens(path, title): the browser tab of the test begins on that page "
+                                       "(tests/test_dashboard_browser.py)")
     config.lab_home = os.environ[HOME_ENV] = tempfile.mkdtemp(prefix="imperial-lab-home-")
+    _scan_for_components_once()
+
+
+def _scan_for_components_once():
+    """Every new AppTest looks for Streamlit components in the metadata of every installed distribution
+    (about 0.2 CPU-seconds, hundreds of times a session: the suite's largest single cost). Nothing is
+    installed during a test run, so the first scan's answer holds for every later one."""
+    from streamlit.components.v2 import manifest_scanner
+
+    manifest_scanner.scan_component_manifests = functools.cache(manifest_scanner.scan_component_manifests)
 
 
 def pytest_collection_modifyitems(config, items):

@@ -82,9 +82,12 @@ def browser():
 
 
 @pytest.fixture
-def page(browser, app_url):
-    """A fresh browser tab (and session of the app) on the app's first page."""
-    with local_tab(browser, app_url, "/", "Game explorer") as page:
+def page(request, browser, app_url):
+    """A fresh browser tab (and session of the app) on the app's first page, or on the page of the
+    test's mark ``opens(path, title)``: a test of another page draws no explorer first."""
+    mark = request.node.get_closest_marker("opens")
+    path, title = mark.args if mark else ("/", "Game explorer")
+    with local_tab(browser, app_url, path, title) as page:
         yield page
 
 
@@ -199,8 +202,8 @@ def test_the_board_steps_with_the_keyboard_and_shows_a_move(page):
     expect(board).to_have_attribute("aria-label", "the board (europe)")
 
 
+@pytest.mark.opens("./compare", "Compare bond distributions")
 def test_compare_plays_a_small_comparison(page):
-    open_page(page, "Compare bond distributions", "Compare bond distributions")
     page.get_by_text("Play a new comparison").click()
     games = page.get_by_label("Games per cell", exact=True)
     games.fill(str(COMPARE_GAMES))
@@ -236,12 +239,12 @@ def _overlap(a, b) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
+@pytest.mark.opens("./compare", "Compare bond distributions")
 def test_compare_tables_and_charts_fit_a_laptop(page):
     """At 1366 × 900 the verdict table and the tests table show every column (p and the adjusted p among
     them) with no horizontal scroll, and no chart's title overlaps its legend (the legends sit below
     the plots)."""
     page.set_viewport_size(COMPARE_SCREEN)
-    open_page(page, "Compare bond distributions", "Compare bond distributions")
     expect(heading(page, "Every test")).to_be_visible()
     charts_drawn(page, COMPARE_CHARTS)
     idle(page)
@@ -279,8 +282,8 @@ def test_a_bad_move_log_is_reported_and_the_app_goes_on(page):
     step_a_game(page)
 
 
+@pytest.mark.opens("./setup_editor", "Setup editor")
 def test_setup_editor_checks_and_saves_a_distribution(page):
-    open_page(page, "Setup editor", "Setup editor")
     expect(page.get_by_text("No bond is given to anybody")).to_be_visible()
     page.get_by_test_id("stSelectbox").filter(has_text="Start from").click()
     page.get_by_role("option", name="three_nations_each").click()
@@ -292,11 +295,11 @@ def test_setup_editor_checks_and_saves_a_distribution(page):
     expect(page.get_by_text(re.compile(r"^Saved .*spread_copy\.json"))).to_be_visible()
 
 
+@pytest.mark.opens("./play", "Play")
 def test_play_the_first_round_as_a_person(page):
     """The Play page as a person uses it: start a game (Player A a person, heuristic bots), ask why
     an action is refused, click choices until round 2 asks Player A, undo, reload the page (the
     address keeps the game), then Save the move log and open it in the Game explorer."""
-    open_page(page, "Play", "Play")
     seed = page.get_by_label("Seed", exact=True).and_(page.get_by_test_id("stNumberInputField"))
     seed.fill("1")
     seed.press("Enter")
@@ -350,11 +353,10 @@ def actions_played(page: Page) -> str:
     return page.get_by_test_id("stCaptionContainer").filter(has_text="actions played").inner_text()
 
 
+@pytest.mark.opens(f"./play?game={MANEUVER_GAME}", "Play")
 def test_the_play_page_plays_a_move_clicked_on_the_board(page):
     """A unit, then a green region: the move is played; a unit, then a region it cannot reach: why not,
     in words; a rondel space: that rondel move (on another game)."""
-    page.goto(f"./play?game={MANEUVER_GAME}")
-    expect(heading(page, "Play")).to_be_visible()
     idle(page)
     before = actions_played(page)
     page.locator('[data-click="unit:moscow:RU:army:"]').click()
@@ -391,15 +393,11 @@ FIT_JS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("link, title", [("Play", "Play"), ("Imperia explorer", "Imperia explorer"),
-                                         ("Power & control", "Power & control"), ("Lessons", "Lessons")])
-def test_nothing_is_cut_off_or_scrolls_sideways_at_a_laptops_width(page, link, title):
+@pytest.mark.parametrize("path, title", [pytest.param(path, title, marks=pytest.mark.opens(path, title)) for path, title in
+                                         ((f"./play?game={MANEUVER_GAME}", "Play"), ("./imperia_explorer", "Imperia explorer"),
+                                          ("./power", "Power & control"), ("./lessons", "Lessons"))])
+def test_nothing_is_cut_off_or_scrolls_sideways_at_a_laptops_width(page, path, title):
     page.set_viewport_size(COMPARE_SCREEN)
-    if link == "Play":
-        page.goto(f"./play?game={MANEUVER_GAME}")
-        expect(heading(page, "Play")).to_be_visible()
-    else:
-        open_page(page, link, title)
     idle(page)
     page.locator("[data-testid=stPlotlyChart]").first.hover() if page.locator("[data-testid=stPlotlyChart]").count() else None
     fit = page.evaluate(FIT_JS)
@@ -415,8 +413,8 @@ def step_heading(page):
     return page.get_by_test_id("stHeading").filter(has_text=re.compile(r"^(Before the first action|Step \d+ of)"))
 
 
+@pytest.mark.opens("./imperia_explorer", "Imperia explorer")
 def test_the_imperia_explorer_steps_through_a_game_of_the_run(page):
-    open_page(page, "Imperia explorer", "Imperia explorer")
     expect(step_heading(page)).to_have_text(re.compile("^Before the first action"))
     expect(page.get_by_text(re.compile(f"^Open: {IMPERIA_RUN} · game 0"))).to_be_visible()  # the sidebar's run, at once
     expect(page.locator("svg.imperia-board")).to_be_visible()
@@ -429,8 +427,8 @@ def test_the_imperia_explorer_steps_through_a_game_of_the_run(page):
     expect(step_heading(page)).to_have_text(re.compile(r"^Step 2 of"))
 
 
+@pytest.mark.opens("./imperia_runs", "Imperia runs")
 def test_the_imperia_runs_and_rules_pages(page):
-    open_page(page, "Imperia runs", "Imperia runs")
     for title in ("First-player advantage", "Fortress site", "Layout", "Tempo"):
         expect(heading(page, title)).to_be_visible()
     charts_drawn(page, IMPERIA_RUNS_CHARTS)
@@ -441,8 +439,8 @@ def test_the_imperia_runs_and_rules_pages(page):
     expect(page.get_by_test_id("stException")).to_have_count(0)
 
 
+@pytest.mark.opens("./ip_explorer", "Imperial Powers explorer")
 def test_the_imperial_powers_explorer_steps_with_keys_and_through_a_seats_eyes(page):
-    open_page(page, "Imperial Powers explorer", "Imperial Powers explorer")
     expect(step_heading(page)).to_have_text(re.compile("^Before the first action"))
     board = page.locator("svg.ip-map")
     expect(board.locator("g.region")).to_have_count(10)
@@ -461,8 +459,8 @@ def test_the_imperial_powers_explorer_steps_with_keys_and_through_a_seats_eyes(p
     expect(page.get_by_test_id("stException")).to_have_count(0)
 
 
+@pytest.mark.opens("./ip_play", "Imperial Powers against bots")
 def test_the_imperial_powers_play_page_says_what_a_power_does(page):
-    open_page(page, "Imperial Powers against bots", "Imperial Powers against bots")
     page.get_by_role("button", name="Start the game").click()
     expect(page.get_by_role("heading", name=re.compile(r"^Your turn, Player A"))).to_be_visible()
     powers = page.get_by_role("button", name=re.compile(r"^(Britain|France|Spain|Dutch|Portuguese)$"))
