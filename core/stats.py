@@ -272,7 +272,7 @@ def trend(position, share, tests: int = 1) -> tuple[float, float, float, float]:
     import statsmodels.api as sm
 
     x, y = np.asarray(position, dtype=float), np.asarray(share, dtype=float)
-    if len(np.unique(x)) < 2 or y.std() == 0:
+    if len(np.unique(x)) < 2 or y.std() == 0 or len(y) <= 2:  # two games fit a line exactly: no error left
         return math.nan, math.nan, math.nan, math.nan
     fit = sm.OLS(y, sm.add_constant(x)).fit(cov_type="HC1")
     low, high = fit.conf_int(alpha=ALPHA / tests)[1]

@@ -125,23 +125,23 @@ def test_first_start_plays_the_default_dataset_then_compares(tmp_path, setups, m
     its grid. A grid played from the Compare page's form is compared at once."""
     catalog = tmp_path / "lab.duckdb"
     monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(catalog))
-    monkeypatch.setenv("IMPERIAL_LAB_DEFAULT_GAMES", "2")
+    monkeypatch.setenv("IMPERIAL_LAB_DEFAULT_GAMES", "1")
     progress = spy_progress(monkeypatch, simulations, "play_default_dataset")
     grids = spy_progress(monkeypatch, simulations, "simulate_grid")
     at = start()
     bot = simulations.default_bot()
-    expected = [simulations.run_name(setup, lineup, 2, 1) for lineup in (bot, "random")
+    expected = [simulations.run_name(setup, lineup, 1, 1) for lineup in (bot, "random")
                 for setup in simulations.dataset_setups()]
     assert simulations.default_run_names() == expected
-    others = ["imperia-heuristic-2-s1", "imperia-random-2-s1", "imperial_powers-heuristic-2-s1",
-              "imperial_powers-random-2-s1"]
+    others = ["imperia-heuristic-1-s1", "imperia-random-1-s1", "imperial_powers-heuristic-1-s1",
+              "imperial_powers-random-1-s1"]
     assert simulations.all_default_run_names() == expected + others
     assert sorted(list_runs(catalog)["name"]) == sorted(expected + others)
-    assert progress == [(k, 16) for k in range(2, 17, 2)]  # 8 games of Imperial 2030, 4 of each other game
+    assert progress == [(k, 8) for k in range(1, 9)]  # 4 games of Imperial 2030, 2 of each other game
     assert sorted(at.sidebar.selectbox(key="run").options) == sorted(expected)  # this page's game's runs only
     at.run()
-    assert progress == [(k, 16) for k in range(2, 17, 2)]  # nothing played again
-    for url, run in (("imperia_runs", "imperia-heuristic-2-s1"), ("ip_runs", "imperial_powers-heuristic-2-s1")):
+    assert progress == [(k, 8) for k in range(1, 9)]  # nothing played again
+    for url, run in (("imperia_runs", "imperia-heuristic-1-s1"), ("ip_runs", "imperial_powers-heuristic-1-s1")):
         runs_page = open_page(url)
         assert runs_page.sidebar.selectbox(key="run").value == run
         assert not [i.value for i in runs_page.info if "has no" in i.value]  # "the catalogue has no ... run"

@@ -7,6 +7,7 @@ few hundred replicates with NumPy (seeded: the same figures every run); the larg
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -223,6 +224,9 @@ def test_the_trend_is_the_ols_slope_with_robust_errors():
     assert slope == pytest.approx(np.polyfit(position, share, 1)[0])
     assert low < 0.1 < high and p < 0.001
     assert all(math.isnan(x) for x in stats.trend([1, 1, 1], [0, 1, 0]))  # one rung: no slope
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # statsmodels divides by the residual degrees of freedom: none here
+        assert all(math.isnan(x) for x in stats.trend([0, 1], [0, 1]))  # a game a rung: no error to measure
 
 
 def test_seat_figures_of_a_cell():
