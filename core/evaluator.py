@@ -144,7 +144,11 @@ class GreedyBot:
     """One ply on the evaluator, the fast strength (docs/evaluator.md): every legal action is applied
     to a copy, played on by the heuristic (the game's playout policy) to the next checkpoint, and the
     resulting positions are judged in one pass of the model; the bot plays the heuristic's choice
-    unless another action raises its chance by more than ``margin``. Seeded like the heuristic."""
+    unless another action raises its chance by more than ``margin``. Seeded like the heuristic.
+
+    Every action's playout draws from the same seed (common random numbers): the heuristic and the
+    chance of one decision's playouts make the same draws whatever the action, so two actions' values
+    differ by what the actions do rather than by the luck of their playouts."""
 
     name = "greedy"
     PARAMS = {"margin": (float, 0.0, 1.0, DEFAULT_MARGIN)}
@@ -163,12 +167,21 @@ class GreedyBot:
         if len(legal_actions) == 1:
             return legal_actions[0]
         hint = self._hint(state, legal_actions)
-        values = action_values(state, legal_actions, self._policy, self.rng)
-        self.last_values = values
+        values = self.values(state, legal_actions)
         best = max(range(len(legal_actions)), key=values.__getitem__)
         if hint is None or values[best] - values[legal_actions.index(hint)] > self.margin:
             return legal_actions[best]
         return hint
+
+    def values(self, state, legal_actions) -> list[float]:
+        """The deciding seat's chance after each action, every playout drawn from one seed."""
+        seed = self.rng.getrandbits(32)
+        children = []
+        for action in legal_actions:
+            rng = random.Random(seed)
+            children.append(after(state, action, heuristic_policy(state, rng), rng))
+        self.last_values = judge(state, children)
+        return self.last_values
 
     def _hint(self, state, legal_actions):
         if self._policy is None:
@@ -218,12 +231,17 @@ def action_values(state, actions, policy=None, rng=None) -> list[float]:
     """The deciding seat's chance to win after each of ``actions`` (one ply, one pass of the model);
     with ``policy`` (state -> action) each position is first played on to the next checkpoint
     (``after``)."""
+    return judge(state, [after(state, action, policy, rng) for action in actions])
+
+
+def judge(state, children) -> list[float]:
+    """The chance to win of ``state``'s deciding seat in each of ``children`` (positions after its
+    decision), in one pass of the model."""
     model = evaluator(state.game.name)
     me = state.current_player()
-    values = [0.0] * len(actions)
+    values = [0.0] * len(children)
     rows, where = [], []
-    for i, action in enumerate(actions):
-        child = after(state, action, policy, rng)
+    for i, child in enumerate(children):
         if child.is_terminal():
             values[i] = model.win_chances(child)[me]
         else:
