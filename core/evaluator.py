@@ -146,16 +146,19 @@ class GreedyBot:
     resulting positions are judged in one pass of the model; the bot plays the heuristic's choice
     unless another action raises its chance by more than ``margin``. Seeded like the heuristic.
 
-    Every action's playout draws from the same seed (common random numbers): the heuristic and the
-    chance of one decision's playouts make the same draws whatever the action, so two actions' values
-    differ by what the actions do rather than by the luck of their playouts."""
+    With ``same_draws`` (the default) every action's playout draws from the same seed (common random
+    numbers): the heuristic and the chance of one decision's playouts make the same draws whatever
+    the action, so two actions' values differ by what the actions do rather than by the luck of their
+    playouts. ``same_draws=0`` draws them one after the other from the bot's generator, as the bot
+    did before (the expert-iteration games of the shipped models were played so)."""
 
     name = "greedy"
-    PARAMS = {"margin": (float, 0.0, 1.0, DEFAULT_MARGIN)}
+    PARAMS = {"margin": (float, 0.0, 1.0, DEFAULT_MARGIN), "same_draws": (int, 0, 1, 1)}
 
-    def __init__(self, seed: int | None = None, margin: float = DEFAULT_MARGIN):
+    def __init__(self, seed: int | None = None, margin: float = DEFAULT_MARGIN, same_draws: int = 1):
         self.rng = random.Random(seed)
         self.margin = margin
+        self.same_draws = same_draws
         self._policy = None
         self.last_values: list[float] = []
 
@@ -174,7 +177,12 @@ class GreedyBot:
         return hint
 
     def values(self, state, legal_actions) -> list[float]:
-        """The deciding seat's chance after each action, every playout drawn from one seed."""
+        """The deciding seat's chance after each action (``same_draws``: every playout from one seed)."""
+        if not self.same_draws:
+            if self._policy is None:
+                self._policy = heuristic_policy(state, self.rng)
+            self.last_values = action_values(state, legal_actions, self._policy, self.rng)
+            return self.last_values
         seed = self.rng.getrandbits(32)
         children = []
         for action in legal_actions:
