@@ -179,23 +179,26 @@ class GreedyBot:
 
     def values(self, state, legal_actions) -> list[float]:
         """The deciding seat's chance after each action (``same_draws``: every playout from one seed)."""
-        if not self.same_draws:
-            if self._policy is None:
-                self._policy = heuristic_policy(state, self.rng)
-            self.last_values = action_values(state, legal_actions, self._policy, self.rng)
-            return self.last_values
-        seed = self.rng.getrandbits(32)
-        children = []
-        for action in legal_actions:
-            rng = random.Random(seed)
-            children.append(after(state, action, heuristic_policy(state, rng), rng))
+        if self.same_draws:
+            seed = self.rng.getrandbits(32)
+            children = []
+            for action in legal_actions:
+                rng = random.Random(seed)
+                children.append(after(state, action, heuristic_policy(state, rng), rng))
+        else:
+            children = [after(state, action, self._heuristic(state), self.rng) for action in legal_actions]
         self.last_values = judge(state, children)
         return self.last_values
 
     def _hint(self, state, legal_actions):
+        policy = self._heuristic(state)
+        return policy(state) if policy else None
+
+    def _heuristic(self, state):
+        """The heuristic of the bot's own choices (and of its playouts with ``same_draws=0``)."""
         if self._policy is None:
             self._policy = heuristic_policy(state, self.rng)
-        return self._policy(state) if self._policy else None
+        return self._policy
 
 
 def heuristic_policy(state, rng):
