@@ -136,22 +136,30 @@ def win_chances(state) -> list[float]:
 
 
 DEFAULT_MARGIN = 0.03  # chance a move must gain over the heuristic's choice to be played instead: one
-# heuristic playout per action is noisy (Imperial 2030, one seat against three heuristics: 0.01
-# won 30.5% of 400 games, 0.03 won 38.8%: docs/search.md)
+# heuristic playout per action is noisy (Imperial 2030, one seat against three heuristics, before the
+# playouts shared their draws: 0.01 won 30.5% of 400 games, 0.03 won 38.8%; with shared draws 0.03
+# won 42.8% of 400 fresh games: docs/search.md)
 
 
 class GreedyBot:
     """One ply on the evaluator, the fast strength (docs/evaluator.md): every legal action is applied
     to a copy, played on by the heuristic (the game's playout policy) to the next checkpoint, and the
     resulting positions are judged in one pass of the model; the bot plays the heuristic's choice
-    unless another action raises its chance by more than ``margin``. Seeded like the heuristic."""
+    unless another action raises its chance by more than ``margin``. Seeded like the heuristic.
+
+    With ``same_draws`` (the default) every action's playout draws from the same seed (common random
+    numbers): the heuristic and the chance of one decision's playouts make the same draws whatever
+    the action, so two actions' values differ by what the actions do rather than by the luck of their
+    playouts. ``same_draws=0`` draws them one after the other from the bot's generator, as the bot
+    did before (the expert-iteration games of the shipped models were played so)."""
 
     name = "greedy"
-    PARAMS = {"margin": (float, 0.0, 1.0, DEFAULT_MARGIN)}
+    PARAMS = {"margin": (float, 0.0, 1.0, DEFAULT_MARGIN), "same_draws": (int, 0, 1, 1)}
 
-    def __init__(self, seed: int | None = None, margin: float = DEFAULT_MARGIN):
+    def __init__(self, seed: int | None = None, margin: float = DEFAULT_MARGIN, same_draws: int = 1):
         self.rng = random.Random(seed)
         self.margin = margin
+        self.same_draws = same_draws
         self._policy = None
         self.last_values: list[float] = []
 
@@ -163,17 +171,34 @@ class GreedyBot:
         if len(legal_actions) == 1:
             return legal_actions[0]
         hint = self._hint(state, legal_actions)
-        values = action_values(state, legal_actions, self._policy, self.rng)
-        self.last_values = values
+        values = self.values(state, legal_actions)
         best = max(range(len(legal_actions)), key=values.__getitem__)
         if hint is None or values[best] - values[legal_actions.index(hint)] > self.margin:
             return legal_actions[best]
         return hint
 
+    def values(self, state, legal_actions) -> list[float]:
+        """The deciding seat's chance after each action (``same_draws``: every playout from one seed)."""
+        if self.same_draws:
+            seed = self.rng.getrandbits(32)
+            children = []
+            for action in legal_actions:
+                rng = random.Random(seed)
+                children.append(after(state, action, heuristic_policy(state, rng), rng))
+        else:
+            children = [after(state, action, self._heuristic(state), self.rng) for action in legal_actions]
+        self.last_values = judge(state, children)
+        return self.last_values
+
     def _hint(self, state, legal_actions):
+        policy = self._heuristic(state)
+        return policy(state) if policy else None
+
+    def _heuristic(self, state):
+        """The heuristic of the bot's own choices (and of its playouts with ``same_draws=0``)."""
         if self._policy is None:
             self._policy = heuristic_policy(state, self.rng)
-        return self._policy(state) if self._policy else None
+        return self._policy
 
 
 def heuristic_policy(state, rng):
@@ -218,12 +243,17 @@ def action_values(state, actions, policy=None, rng=None) -> list[float]:
     """The deciding seat's chance to win after each of ``actions`` (one ply, one pass of the model);
     with ``policy`` (state -> action) each position is first played on to the next checkpoint
     (``after``)."""
+    return judge(state, [after(state, action, policy, rng) for action in actions])
+
+
+def judge(state, children) -> list[float]:
+    """The chance to win of ``state``'s deciding seat in each of ``children`` (positions after its
+    decision), in one pass of the model."""
     model = evaluator(state.game.name)
     me = state.current_player()
-    values = [0.0] * len(actions)
+    values = [0.0] * len(children)
     rows, where = [], []
-    for i, action in enumerate(actions):
-        child = after(state, action, policy, rng)
+    for i, child in enumerate(children):
         if child.is_terminal():
             values[i] = model.win_chances(child)[me]
         else:

@@ -11,9 +11,11 @@ every seat equally often; chance comes from seed ``seed + g`` and each bot from 
 The *focus* bot (the line-up's first spec, or ``--focus``) wins a game when one of its seats is
 among the winners (a shared win counts). Per game one JSON line: the seats, winners, and per
 entrant the searched decisions (more than one legal action), CPU seconds (``time.process_time``
-of this process: the cost whatever else runs) and wall seconds spent deciding. The summary gives
-the focus bot's wins, its win rate with the 95% Wilson interval against par (its seats / players),
-each entrant's CPU seconds per searched decision, and the load (``os.getloadavg``) before and after.
+of this process: the cost whatever else runs) and wall seconds spent deciding, and the CPU
+milliseconds of each searched decision. The summary gives the focus bot's wins, its win rate with the
+95% Wilson interval against par (its seats / players), each entrant's CPU seconds per searched
+decision (the mean) and their median, 95th and 99th percentile and maximum, and the load
+(``os.getloadavg``) before and after.
 ``--profile SPEC`` runs cProfile over SPEC's decisions on positions of a heuristic game and prints
 the shares of its time: the evaluator (features, model, numpy), the tree (core/mcts.py), the
 heuristic (the prior and the playouts to the next checkpoint) and the engine (the rules, clones).
@@ -43,6 +45,7 @@ class Timed:
         self.bot = bot
         self.searched = 0
         self.cpu = self.wall = 0.0
+        self.each: list[float] = []  # CPU milliseconds of each searched decision, for percentiles
 
     def decide(self, state, legal_actions):
         if len(legal_actions) == 1:
@@ -50,7 +53,9 @@ class Timed:
         t, c = time.perf_counter(), time.process_time()
         action = self.bot.decide(state, legal_actions)
         self.wall += time.perf_counter() - t
-        self.cpu += time.process_time() - c
+        cpu = time.process_time() - c
+        self.cpu += cpu
+        self.each.append(round(cpu * 1000, 2))
         self.searched += 1
         return action
 
@@ -64,8 +69,9 @@ def play(task: tuple) -> dict:
     played = play_game({"game": game, "players": players}, bots, seed + g, record=False)
     cost: dict = {}
     for spec, bot in zip(specs, bots):
-        entry = cost.setdefault(spec, {"searched": 0, "cpu": 0.0, "wall": 0.0})
+        entry = cost.setdefault(spec, {"searched": 0, "cpu": 0.0, "wall": 0.0, "cpu_ms": []})
         entry["searched"] += bot.searched
+        entry["cpu_ms"] += bot.each
         entry["cpu"] = round(entry["cpu"] + bot.cpu, 4)
         entry["wall"] = round(entry["wall"] + bot.wall, 4)
     return {"game": g, "focus": focus, "seats": specs, "winners": played.state.winners(), "returns": played.state.returns(),
@@ -80,15 +86,26 @@ def summarise(rows: list[dict], focus: str) -> dict:
     entrants: dict = {}
     for r in rows:
         for spec, c in r["cost"].items():
-            e = entrants.setdefault(spec, {"searched": 0, "cpu": 0.0, "wall": 0.0})
+            e = entrants.setdefault(spec, {"searched": 0, "cpu": 0.0, "wall": 0.0, "cpu_ms": []})
             for key in e:
-                e[key] += c[key]
+                e[key] += c.get(key, []) if key == "cpu_ms" else c[key]  # rows before the list had none
     cost = {spec: {"cpu_s_per_decision": round(e["cpu"] / max(e["searched"], 1), 4),
                    "wall_s_per_decision": round(e["wall"] / max(e["searched"], 1), 4),
-                   "searched_per_game": round(e["searched"] / max(games, 1), 1)} for spec, e in entrants.items()}
+                   "searched_per_game": round(e["searched"] / max(games, 1), 1),
+                   **percentiles(e["cpu_ms"])} for spec, e in entrants.items()}
     return {"focus": focus, "games": games, "wins": wins, "win_rate": round(wins / max(games, 1), 4),
             "wilson95": [round(lo, 4), round(hi, 4)], "par": round(seats / len(rows[0]["seats"]), 4) if rows else None,
             "cost": cost, "decisions_per_game": round(sum(r["decisions"] for r in rows) / max(games, 1), 1)}
+
+
+def percentiles(cpu_ms: list[float]) -> dict:
+    """The median, 95th and 99th percentile and the maximum of the CPU milliseconds of the searched
+    decisions (empty for rows written before they were recorded)."""
+    if not cpu_ms:
+        return {}
+    ranked = sorted(cpu_ms)
+    return {f"cpu_ms_p{q}": ranked[min(len(ranked) - 1, q * len(ranked) // 100)] for q in (50, 95, 99)} | {
+        "cpu_ms_max": ranked[-1]}
 
 
 def shares_of(stats) -> dict:

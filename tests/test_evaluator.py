@@ -142,6 +142,18 @@ def test_bots_on_the_evaluator_play_legal_moves_reproducibly(spec, positions):
         assert a in legal and make_bot(spec, 7).decide(state, legal) == a
 
 
+def test_greedy_plays_every_action_on_from_one_seed(positions):
+    # common random numbers: the playouts of one decision make the same draws whatever the action,
+    # so the same action judged twice gets the same value; one generator drawn along the actions
+    # (same_draws=0, the expert-iteration games' bot) gives this position's fourth action two values
+    state = positions["imperial2030"][0][0]
+    legal = state.legal_actions()
+    values = make_bot("greedy", 7).values(state, legal + legal)
+    assert values[:len(legal)] == values[len(legal):] and len(set(values)) > 1
+    values = make_bot("greedy:same_draws=0", 7).values(state, legal + legal)
+    assert values[:len(legal)] != values[len(legal):]
+
+
 def test_bot_specs_of_the_evaluator_bots():
     from imperial_lab.core.bots import canonical_spec
     from imperial_lab.core.mcts import SearchBot

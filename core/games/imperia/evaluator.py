@@ -19,7 +19,7 @@ FEATURES = ("total", "raw", "ring", "penalty", "gap", "second_gap", "rank", "sha
 
 TRAINING_BOTS = (("heuristic", 6), ("random", 1), ("mcts:playouts=16", 0.5))
 TRAINING_PLAYERS = ((2, 3), (3, 2), (4, 1))
-ITERATION_BOTS = (("greedy:margin=0.01", 3), ("search:playouts=64:c=0.25:prior=0.5", 1), ("heuristic", 2))
+ITERATION_BOTS = (("greedy:margin=0.01:same_draws=0", 3), ("search:playouts=64:c=0.25:prior=0.5", 1), ("heuristic", 2))
 RECIPE = {"games": 600, "rounds": 1, "iteration_games": 100}
 SAMPLE = 0.5
 # The heuristic looks ahead over every action (about 2 ms a decision): asked at every node it takes

@@ -37,8 +37,8 @@ TRAINING_SETUPS = (("standard", 8, None), ("variant", 1, None), ("three_nations_
                    ("heuristic_tuned_4p", 1, 4),  # the setup called balanced_4p when the shipped model was trained
                    ("three_way_split", 0.5, 3), ("two_powers", 0.5, 4))
 # Expert iteration: games where the bots on the model of the round before take seats (greedy at the
-# margin the shipped model was trained with).
-ITERATION_BOTS = (("greedy:margin=0.01", 3), ("search:playouts=64:c=0.25:prior=0.5", 1), ("heuristic", 2))
+# margin and the draws the shipped model was trained with).
+ITERATION_BOTS = (("greedy:margin=0.01:same_draws=0", 3), ("search:playouts=64:c=0.25:prior=0.5", 1), ("heuristic", 2))
 RECIPE = {"games": 1500, "rounds": 1, "iteration_games": 150, "epochs": 40}
 SAMPLE = 0.3  # the share of a game's checkpoints kept as training positions
 LEAF_DECISIONS = 40  # decisions a playout of search or greedy may take to reach the next checkpoint

@@ -24,7 +24,7 @@ FEATURES = (("vp", "vp_gap", "vp_second_gap", "vp_rank", "paid", "paid_gap", "he
 TRAINING_BOTS = (("heuristic", 5), ("heuristic:temperature=1", 2), ("random", 1),
                  ("mcts:playouts=8:depth=20", 0.25))
 TRAINING_PLAYERS = ((3, 1), (4, 2), (5, 1))
-ITERATION_BOTS = (("greedy:margin=0.01", 3), ("search:playouts=16:c=0.25:prior=0.5", 1), ("heuristic", 2))
+ITERATION_BOTS = (("greedy:margin=0.01:same_draws=0", 3), ("search:playouts=16:c=0.25:prior=0.5", 1), ("heuristic", 2))
 RECIPE = {"games": 1000, "rounds": 1, "iteration_games": 80}
 SAMPLE = 1.0
 LEAF_DECISIONS = 4  # decisions a playout of search or greedy may take to reach the next checkpoint
