@@ -159,14 +159,12 @@ def verdict(c) -> None:
                f"The glossary below says what each word means.{replicated}")
 
 
-def rung_label(c, lineup: str) -> str:
-    """A line-up on the chart's axis: a rung in short words (``heuristic t=0.3``), else its text."""
-    cells = c.cells[c.cells["lineup"] == lineup]
-    rung = cells["rung"].iloc[0]
-    if rung != rung or rung is None:
-        return lineup
-    words = ladder.rung_words(lineup.rsplit(" ×", 1)[0], c.game)
-    return words
+def rung_labels(c) -> dict[str, str]:
+    """Each line-up of the cells as the tables and the chart's axis name it: a rung in short words
+    (``heuristic t=0.3``), else its text."""
+    cells = c.cells.drop_duplicates("lineup")
+    return {lineup: lineup if rung != rung or rung is None else ladder.rung_words(lineup.rsplit(" ×", 1)[0], c.game)
+            for lineup, rung in zip(cells["lineup"], cells["rung"])}
 
 
 def glossary() -> None:
@@ -183,13 +181,13 @@ def _pct(x: float, sign: str = "%") -> str:
 def verdict_table(c) -> pd.DataFrame:
     """One row per cell: its verdict, its seat farthest from the fair share "B 37.0 [33, 41]" (percent,
     the family's interval), the gap, the games that would decide, and what a replicate showed."""
-    rows = []
+    rows, names = [], rung_labels(c)
     for cell in c.ordered_cells().itertuples():
         seats = c.seats[(c.seats["setup"] == cell.setup) & (c.seats["lineup"] == cell.lineup)]
         par = 1 / int(cell.players)
         worst = max(seats.itertuples(), key=lambda s: abs(s.rate - par))
         decide = cell.games_to_decide
-        rows.append({"setup": label(cell.setup), "lineup": rung_label(c, cell.lineup), "n": cell.n,
+        rows.append({"setup": label(cell.setup), "lineup": names[cell.lineup], "n": cell.n,
                      "verdict": VERDICT_SHOWN[cell.verdict],
                      "worst seat": f"{c.side(int(worst.seat))[-1] if not c.sides else c.side(int(worst.seat))} "
                                    f"{100 * worst.rate:.1f} [{_pct(worst.low, '')}, {_pct(worst.high, '')}]",
@@ -203,9 +201,9 @@ def verdict_table(c) -> pd.DataFrame:
 def share_table(c) -> pd.DataFrame:
     """One row per cell, a column per seat: its share of the wins "25.1 [21, 29]" (percent, the
     family's interval)."""
-    rows = []
+    rows, names = [], rung_labels(c)
     for cell in c.ordered_cells().itertuples():
-        row = {"setup": label(cell.setup), "lineup": rung_label(c, cell.lineup), "n": cell.n}
+        row = {"setup": label(cell.setup), "lineup": names[cell.lineup], "n": cell.n}
         seats = c.seats[(c.seats["setup"] == cell.setup) & (c.seats["lineup"] == cell.lineup)]
         for s in seats.itertuples():
             row[c.side(int(s.seat))] = f"{100 * s.rate:.1f} [{_pct(s.low, '')}, {_pct(s.high, '')}]"
@@ -215,7 +213,7 @@ def share_table(c) -> pd.DataFrame:
 
 def grid(c, governments: pd.DataFrame) -> None:
     st.subheader("Who wins: each setup along the ladder")
-    names = {lineup: rung_label(c, lineup) for lineup in c.lineups}
+    names = rung_labels(c)
     st.plotly_chart(charts.seat_ladder(c.seats, c.lineups, c.margin, names, c.sides), config={"displayModeBar": False})
     st.caption(f"Each seat's share of the wins ({GLOSSARY['share of the wins'].lower()}) with its interval; the dotted "
                f"line is the fair share and the grey band the margin (±{100 * c.margin:g} points). A seat whose "
@@ -364,13 +362,13 @@ def every_test(c) -> None:
                f"Adjusted p is Bonferroni's within the test's family (its size in the table below); ✓: significant at "
                f"α = {stats.ALPHA}, exactly when the interval, at the family's level, leaves out no effect. Effects: "
                "shares in percentage points (pp), scores and margins in points (pts).")
-    tests = c.tests.reset_index(drop=True)
+    tests, names = c.tests.reset_index(drop=True), rung_labels(c)
     shown = pd.DataFrame({
         "#": range(1, len(tests) + 1),
         "test": tests["metric"].map(TEST_LABELS),
         "setup": tests["setup"].map(label),
         "vs": tests["versus"].map(lambda v: "–" if v is None or v != v else label(v)),
-        "lineup": [rung_label(c, lineup) if lineup in set(c.cells["lineup"]) else lineup for lineup in tests["lineup"]],
+        "lineup": tests["lineup"].map(lambda lineup: names.get(lineup, lineup)),
         "subject": tests["subject"],
         "effect": [effect_text(row) for row in tests.itertuples()],
         "p": tests["p"], "adjusted_p": tests["adjusted_p"], "significant": tests["significant"],
