@@ -73,18 +73,13 @@ def runs(catalog):
 
 
 def fingerprint(catalog, runs) -> tuple:
-    """``queries.fingerprint(catalog, runs)``, read again only when the catalogue file has changed."""
-    return _fingerprint(str(catalog), _stamp(catalog), runs)
+    """``queries.fingerprint`` of ``runs`` in the runs table, read again only when the catalogue file has changed."""
+    return queries.fingerprint(_runs(str(catalog), _stamp(catalog)), runs)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _runs(catalog: str, stamp: tuple):
     return queries.runs(catalog)
-
-
-@st.cache_data(show_spinner=False, max_entries=256)
-def _fingerprint(catalog: str, stamp: tuple, runs) -> tuple:
-    return queries.fingerprint(catalog, runs)
 
 
 def _stamp(catalog) -> tuple:

@@ -38,9 +38,9 @@ def game0(lab):
 def test_runs_and_fingerprint(lab):
     runs = catalog_queries.runs(lab.catalog)
     assert set(runs["name"]) == set(lab.runs)
-    rows = catalog_queries.fingerprint(lab.catalog, lab.runs)
+    rows = catalog_queries.fingerprint(runs, lab.runs)
     assert [row[0] for row in rows] == sorted(lab.runs)
-    assert catalog_queries.fingerprint(lab.catalog, "no such run") == ()
+    assert catalog_queries.fingerprint(runs, "no such run") == ()
 
 
 def test_overview_counts_games(lab):
