@@ -29,7 +29,8 @@ from imperial_lab.dashboard.frame import code_span
 from imperial_lab.dashboard.pages import page_path
 from tests.lab_fixtures import APP_SECONDS, league_lab, open_page, spy_progress  # noqa: F401 (a fixture)
 
-COMPARE_CHARTS = 1 + 1 + 3 + 1  # the ladder, starting governments, three per-game figures, seat scores
+COMPARE_CHARTS = 1  # the ladder; the others are drawn when their expanders open (tests/test_compare_page.py)
+COMPARE_OPENED = 1 + 3 + 1  # starting governments; three per-game figures, seat scores
 
 
 def _app():
