@@ -3,8 +3,10 @@ docs/compare.md). The page says it first in a board-gamer's words: a verdict per
 strength ladder (from random bots to the strongest bot the lab has: fair within a declared margin,
 unfair, or not enough games and how many would tell), whether a seat's edge grows, shrinks or flips as
 the players get stronger, and which of two setups looks fairer. A chart shows every seat's share of
-the wins along the ladder; a glossary says what each statistic means in one sentence; the figures
-and every test (the game their unit, Bonferroni within families fixed by the question) stay below.
+the wins along the ladder, and beside the measured shares each seat's chance at the start by the
+win-chance model; a glossary says what each statistic means in one sentence; the figures and every
+test (the game their unit, Bonferroni within families fixed by the question) stay below, the costlier
+charts in expanders drawn when opened.
 
 What the verdicts say is what ``imperial compare RUN... --json`` prints for the same runs and margin.
 """
