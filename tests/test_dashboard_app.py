@@ -68,6 +68,23 @@ def values(elements) -> list:
     return [element.value for element in elements]
 
 
+def _keep_the_run_without_its_widget():
+    import streamlit as st
+
+    from imperial_lab.dashboard import frame
+
+    st.session_state["kept run"] = "small_standard"
+    frame._keep_run("kept run")
+    st.write(st.session_state["kept run"])
+
+
+def test_the_kept_run_stays_when_the_run_pickers_value_is_gone():
+    """After the app menu's Clear cache, going to another page called the run picker's callback with
+    its value already dropped: a KeyError instead of the page. The kept run now stays as it was."""
+    at = AppTest.from_function(_keep_the_run_without_its_widget, default_timeout=APP_SECONDS).run()
+    assert not at.exception and at.markdown[0].value == "small_standard"
+
+
 def test_the_router_shows_the_run_picker(on_lab):
     at = start()
     picker = at.sidebar.selectbox(key="run")
