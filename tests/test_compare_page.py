@@ -25,7 +25,7 @@ from tests.test_dashboard_app import (COMPARE_CHARTS, COMPARE_OPENED, on_lab, se
 SHOWN = {"fair": "✓ fair", "unfair": "✗ unfair", "undecided": "? too few games"}
 ROTATING = "one search seat (rotating) among heuristics"
 STRONG = "the win-chance bot (greedy) in every seat"
-MODEL_ROW = "win-chance model, at the start"
+MODEL_ROW = "start chance (model)"
 SECTIONS = ["Verdict", "Who wins: each setup along the ladder", "Findings",
             "Per game: length, lead changes, margin, scores", "The setups' structure", "Every test"]
 

@@ -38,7 +38,7 @@ PER_GAME_KEY = "compare_per_game"
 ROTATING = "one search seat (rotating) among heuristics"
 STRONG = "the win-chance bot (greedy) in every seat"  # the strongest line-up the page can play in minutes
 STRONG_SPEC = "greedy"
-MODEL_ROW = "win-chance model, at the start"  # the share table's row of a setup's start chances
+MODEL_ROW = "start chance (model)"  # the share table's row of a setup's start chances (fits the line-up column)
 # Short names of the tests in the tables (imperial_lab.core.compare's metric ids).
 TEST_LABELS = {"seat_share": "seat share", "trend": "along ladder", "seat_scores": "seat scores",
                "share_difference": "seat share A−B", "rounds": "game length", "lead_changes": "lead changes",
