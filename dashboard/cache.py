@@ -1,5 +1,6 @@
 """Streamlit's cache in front of the pages' questions (imperial_lab.dashboard.queries and a game's own, such as
-dashboard/games/imperial2030/queries.py), imperial_lab.core.compare and imperial_lab.core.league.standings (STYLE (e)4).
+dashboard/games/imperial2030/queries.py), imperial_lab.core.compare, imperial_lab.core.league.standings and the win-chance
+model's start chances of a setup (STYLE (e)4).
 
 Answers are keyed by the catalogue path, the runs' fingerprint (their rows of the catalogue's
 ``runs`` table) and the arguments: a run that gains games or is registered again changes its
@@ -15,6 +16,7 @@ and every registration of a run writes the file (or its write-ahead log), which 
 from __future__ import annotations
 
 import importlib
+import json
 import os
 
 from typing import TYPE_CHECKING
@@ -55,6 +57,19 @@ def compare(catalog, runs, margin: float | None = None) -> Comparison:
     return _comparison(str(catalog), fingerprint(catalog, runs + tuple(map(replicate_name, runs))), runs, margin)
 
 
+@st.cache_data(show_spinner=False, max_entries=64)
+def _start_chances(config: str) -> list[float]:
+    from imperial_lab.core.analysis import start_chances as chances  # the learned evaluator: only where it is shown
+
+    return chances(json.loads(config))
+
+
+def start_chances(config: dict) -> list[float]:
+    """``imperial_lab.core.analysis.start_chances(config)`` (each seat's chance to win a setup by the
+    win-chance model) through the cache, keyed by the setup's content."""
+    return _start_chances(json.dumps(config, sort_keys=True))
+
+
 @st.cache_data(show_spinner="Counting the standings ...", max_entries=64)
 def _standings(catalog: str, fingerprint: tuple, run: str) -> dict:
     from imperial_lab.core import league  # Dask and OpenSkill: only for the League page
@@ -73,18 +88,13 @@ def runs(catalog):
 
 
 def fingerprint(catalog, runs) -> tuple:
-    """``queries.fingerprint(catalog, runs)``, read again only when the catalogue file has changed."""
-    return _fingerprint(str(catalog), _stamp(catalog), runs)
+    """``queries.fingerprint`` of ``runs`` in the runs table, read again only when the catalogue file has changed."""
+    return queries.fingerprint(_runs(str(catalog), _stamp(catalog)), runs)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _runs(catalog: str, stamp: tuple):
     return queries.runs(catalog)
-
-
-@st.cache_data(show_spinner=False, max_entries=256)
-def _fingerprint(catalog: str, stamp: tuple, runs) -> tuple:
-    return queries.fingerprint(catalog, runs)
 
 
 def _stamp(catalog) -> tuple:

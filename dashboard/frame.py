@@ -138,7 +138,10 @@ def run_picker(catalog: Path, game: str | None) -> None:
 
 
 def _keep_run(kept: str) -> None:
-    st.session_state[kept] = st.session_state[RUN_KEY]
+    # After the app menu's Clear cache, going to another page can call this with the widget's value
+    # already dropped (a KeyError on the page): the kept run then stays as it was.
+    if RUN_KEY in st.session_state:
+        st.session_state[kept] = st.session_state[RUN_KEY]
 
 
 def selected_run() -> str | None:

@@ -7,20 +7,62 @@ Streamlit here, so notebooks and tests call the same functions; ``imperial_lab.d
 
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
+
 import duckdb
 import pandas as pd
 
 from imperial_lab.core import runstore
 from imperial_lab.core.catalog import CatalogError, connect
 
+_SHARED = threading.local()  # per thread: catalogue path -> the reader one_reader shares (None until a query)
+
+
 def fetch(catalog, sql: str, params: list | tuple = ()) -> pd.DataFrame:
     """One parameterised SQL statement over the catalogue (read-only), as a DataFrame. ``catalog`` may
-    also be tables held in memory (see ``_connect``)."""
+    also be tables held in memory (see ``_connect``). Inside ``one_reader(catalog)`` it uses the
+    block's connection."""
+    shared = _shared()
+    if not isinstance(catalog, dict) and str(catalog) in shared:
+        if shared[str(catalog)] is None:
+            shared[str(catalog)] = connect(catalog, read_only=True)
+        return _execute(shared[str(catalog)], sql, params)
     with _connect(catalog) as con:
-        try:
-            return con.execute(sql, list(params)).df()
-        except duckdb.Error as exc:
-            raise CatalogError(f"query: {exc}") from None
+        return _execute(con, sql, params)
+
+
+@contextmanager
+def one_reader(catalog):
+    """Inside the block, this thread's queries of ``catalog`` share one read-only connection, opened by
+    the first of them (none when every answer comes from the cache), instead of one each: opening
+    one costs tens of milliseconds, most of it DuckDB's start, and a page asks a handful at once.
+    Keep the block to reading: while the connection is open, the file is attached and a writer of
+    this process (a run being registered) could not open it."""
+    shared, key = _shared(), str(catalog)
+    if isinstance(catalog, dict) or key in shared:  # an upload's tables, or an enclosing block
+        yield
+        return
+    shared[key] = None
+    try:
+        yield
+    finally:
+        con = shared.pop(key)
+        if con is not None:
+            con.close()
+
+
+def _shared() -> dict:
+    if not hasattr(_SHARED, "readers"):
+        _SHARED.readers = {}
+    return _SHARED.readers
+
+
+def _execute(con, sql: str, params) -> pd.DataFrame:
+    try:
+        return con.execute(sql, list(params)).df()
+    except duckdb.Error as exc:
+        raise CatalogError(f"query: {exc}") from None
 
 
 def _connect(catalog) -> duckdb.DuckDBPyConnection:
@@ -62,10 +104,10 @@ def runs(catalog) -> pd.DataFrame:
     return table
 
 
-def fingerprint(catalog, runs) -> tuple:
-    """The runs-table rows of ``runs``: they change whenever a run gains chunks or is registered again,
-    so cached answers keyed by them are never stale."""
-    where, params = runs_filter(runs, "name")
-    rows = fetch(catalog, f"SELECT name, created, games, chunks, status FROM runs WHERE {where} ORDER BY name",
-                 params)
+def fingerprint(table: pd.DataFrame, runs) -> tuple:
+    """The rows of ``runs`` in the runs table ``table`` (``runs(catalog)``): they change whenever a run
+    gains chunks or is registered again, so cached answers keyed by them are never stale. Read from the
+    table the sidebar already holds: a connection to the catalogue costs tens of milliseconds."""
+    names = [runs] if isinstance(runs, str) else list(runs)
+    rows = table[table["name"].isin(names)].sort_values("name")[["name", "created", "games", "chunks", "status"]]
     return tuple(tuple(str(value) for value in row) for row in rows.itertuples(index=False))

@@ -49,7 +49,9 @@ SEARCH_DASK_MIN_GAMES = 4  # a search bot's game takes tens of seconds: a cluste
 # while the previous run of the script still plays: two plays of one run would write its folder at
 # once. They take turns; the second finds the run finished (or resumes it) and returns.
 _PLAYING = threading.Lock()
-SEARCH_BOTS = ("mcts",)  # bots that search: their cells get fewer games (search_games), in short chunks
+# Slow bots: those that search (seconds a decision) and the learned evaluator's greedy bot (seconds a
+# game): their cells get fewer games (search_games), in short chunks.
+SEARCH_BOTS = ("mcts", "search", "greedy")
 SEARCH_BUDGET = "mcts:playouts=50"  # the search seat's default spec
 SEARCH_GAMES = 60  # per cell with a search bot: its intervals are wider than the other cells'
 CONTROL_BOT = "random"  # the control line-up: random bots in every seat
@@ -95,7 +97,7 @@ class Lineup:
 
     @property
     def search(self) -> bool:
-        """Whether a seat searches (SEARCH_BOTS): such cells play search_games games, in short chunks."""
+        """Whether a seat plays slowly (SEARCH_BOTS): such cells play search_games games, in short chunks."""
         return any(spec.split(":")[0] in SEARCH_BOTS for spec in (self.bot, self.rest) if spec)
 
     @property

@@ -14,13 +14,18 @@ import pandas as pd
 import pytest
 
 from imperial_lab.core import compare, ladder
+from imperial_lab.core.analysis import start_chances
+from imperial_lab.core.setups import load_setup
 from imperial_lab.core.catalog import list_runs
-from imperial_lab.dashboard import cache
+from imperial_lab.dashboard import cache, simulations
 from tests.lab_fixtures import league_lab  # noqa: F401 (a fixture)
-from tests.test_dashboard_app import COMPARE_CHARTS, on_lab, setups, start, values  # noqa: F401 (fixtures)
+from tests.test_dashboard_app import (COMPARE_CHARTS, COMPARE_OPENED, on_lab, setups, start,  # noqa: F401 (fixtures)
+                                      values)
 
 SHOWN = {"fair": "✓ fair", "unfair": "✗ unfair", "undecided": "? too few games"}
 ROTATING = "one search seat (rotating) among heuristics"
+STRONG = "the win-chance bot (greedy) in every seat"
+MODEL_ROW = "start chance (model)"
 SECTIONS = ["Verdict", "Who wins: each setup along the ladder", "Findings",
             "Per game: length, lead changes, margin, scores", "The setups' structure", "Every test"]
 
@@ -82,6 +87,7 @@ def test_the_verdict_comes_first_in_the_words_of_imperial_compare(on_lab):
     assert list(cells["lineup"]) == ["random", "random"] and list(cells["n"]) == [12, 12]
     assert list(cells["verdict"]) == [SHOWN[c["verdict"]] for c in expected["cells"]]
     shares = table_with(at, "Player A")
+    shares = shares[shares["lineup"] != MODEL_ROW]  # the win-chance model's rows: their own test
     assert list(shares["Player A"].str.split(" ").str[0].astype(float)) == pytest.approx(
         [round(100 * c["seats"][0]["win_share"], 1) for c in expected["cells"]])
     assert len(at.get("plotly_chart")) == COMPARE_CHARTS
@@ -94,6 +100,52 @@ def test_the_verdict_comes_first_in_the_words_of_imperial_compare(on_lab):
     assert not at.exception and not at.get("plotly_chart")
     assert values(at.info) == ["Choose one or more runs to compare (say one per setup and line-up), or play a new "
                                "comparison above."]
+
+
+def chart_titles(at) -> list[str]:
+    import json
+
+    return [json.loads(chart.proto.spec)["layout"]["title"]["text"] for chart in at.get("plotly_chart")]
+
+
+def test_the_figures_below_the_verdict_are_drawn_when_their_expanders_open(on_lab):
+    """The first view draws the ladder alone; the starting governments' win rates and the per-game
+    charts are worked out when their expanders are opened (a rerun), and closing them drops them."""
+    at = start("compare.py")
+    assert chart_titles(at) == ["A seat's share of the wins as the players get stronger"]
+    labels = [e.label for e in at.expander]
+    assert "Who wins with each starting government" in labels
+    assert "Charts: how long the games last, lead changes, margins, each seat's score" in labels
+    at.session_state["compare_governments"] = True
+    at.session_state["compare_per_game"] = True
+    at.run()
+    assert not at.exception
+    titles = chart_titles(at)
+    assert len(titles) == COMPARE_CHARTS + COMPARE_OPENED
+    assert "Win rate of the player governing each nation at the start" in titles
+    assert "Score advantage by seat (score − the game's mean)" in titles
+    at.session_state["compare_governments"] = False
+    at.run()
+    assert "Win rate of the player governing each nation at the start" not in chart_titles(at)
+
+
+def test_each_seats_start_chance_from_the_win_chance_model_stands_beside_the_measured_shares(on_lab):
+    """After each setup's cells, the share table holds a row of its seats' chances at the start by the
+    win-chance model (imperial_lab.core.analysis.start_chances), and a sentence says it in words."""
+    at = start("compare.py")
+    shares = table_with(at, "Player A")
+    model = shares[shares["lineup"] == MODEL_ROW]
+    assert list(shares["lineup"]) == ["random", MODEL_ROW, "random", MODEL_ROW]  # each beside its setup's cells
+    assert list(model["setup"]) == ["standard", "three_nations_each"]
+    sentences = [text for text in map(unescaped, values(at.markdown)) if "the win-chance model gives" in text]
+    assert len(sentences) == 2
+    for (_, row), setup, sentence in zip(model.iterrows(), ("standard", "three_nations_each"), sentences):
+        chances = start_chances(load_setup(setup, 4, game="imperial2030"))
+        assert [float(row[f"Player {seat}"]) for seat in "ABCD"] == pytest.approx([round(100 * p, 1) for p in chances])
+        best = max(range(4), key=chances.__getitem__)
+        assert sentence.startswith(f"{setup}: the win-chance model gives Player {'ABCD'[best]} "
+                                   f"{100 * chances[best]:.0f}% at the start (")
+        assert abs(sum(chances) - 1) < 1e-6
 
 
 def test_a_glossary_and_tooltips_say_what_each_statistic_means(on_lab):
@@ -218,7 +270,7 @@ def test_the_form_plays_rungs_of_the_ladder_and_a_search_seat(lab, setups, tmp_p
     monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(catalog))
     at = start("compare.py")
     assert at.multiselect(key="new_lineups").options == [ladder.rung_words(spec) for spec in ladder.rungs()] + [
-        ROTATING]
+        STRONG, ROTATING]
     at.multiselect(key="new_setups").set_value(["standard"])
     at.multiselect(key="new_lineups").set_value([ROTATING])
     at.text_input(key="new_budget").input("mcts:playouts=0")
@@ -239,3 +291,26 @@ def test_the_form_plays_rungs_of_the_ladder_and_a_search_seat(lab, setups, tmp_p
     assert table_with(at, "verdict")["lineup"].tolist() == ["heuristic t=0", lineup]
     bots = table_with(at, "bot")
     assert sorted(zip(bots["lineup"], bots["bot"])) == [(lineup, "heuristic"), (lineup, "mcts:playouts=1")]
+
+
+def test_the_form_offers_the_win_chance_bot_in_every_seat_with_the_slow_cells_games(lab, setups, monkeypatch):  # noqa: F811
+    """The strong line-up of the form is the learned evaluator's greedy bot in every seat; its cells
+    play the slow cells' number of games, and the help says what a search line-up would cost."""
+    monkeypatch.setenv("IMPERIAL_LAB_CATALOG", str(lab.catalog))
+    asked = []
+    monkeypatch.setattr(simulations, "simulate_grid", lambda catalog, setups, lineups, games, search_games, seed, **_:
+                        asked.append((setups, lineups, games, search_games)) or [])
+    at = start("compare.py")
+    assert STRONG not in at.multiselect(key="new_lineups").value  # slow: not chosen at first
+    assert "about a second a decision" in at.multiselect(key="new_lineups").help
+    at.multiselect(key="new_setups").set_value(["standard"])
+    at.multiselect(key="new_lineups").set_value([STRONG])
+    at.number_input(key="new_games").set_value(50)
+    at.number_input(key="new_search_games").set_value(4)
+    at.button[0].click().run()
+    assert not at.exception
+    [(setups_asked, lineups, games, search_games)] = asked
+    assert setups_asked == ["standard"] and lineups == [simulations.every_seat("greedy")]
+    assert lineups[0].search and (games, search_games) == (50, 4)  # a slow cell: it plays 4 games, not 50
+    assert simulations.run_name("standard", lineups[0], 4, 1) == "standard-greedy-4-s1"
+

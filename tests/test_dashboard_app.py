@@ -29,7 +29,8 @@ from imperial_lab.dashboard.frame import code_span
 from imperial_lab.dashboard.pages import page_path
 from tests.lab_fixtures import APP_SECONDS, league_lab, open_page, spy_progress  # noqa: F401 (a fixture)
 
-COMPARE_CHARTS = 1 + 1 + 3 + 1  # the ladder, starting governments, three per-game figures, seat scores
+COMPARE_CHARTS = 1  # the ladder; the others are drawn when their expanders open (tests/test_compare_page.py)
+COMPARE_OPENED = 1 + 3 + 1  # starting governments; three per-game figures, seat scores
 
 
 def _app():
@@ -65,6 +66,23 @@ def on_lab(lab, setups, monkeypatch):
 
 def values(elements) -> list:
     return [element.value for element in elements]
+
+
+def _keep_the_run_without_its_widget():
+    import streamlit as st
+
+    from imperial_lab.dashboard import frame
+
+    st.session_state["kept run"] = "small_standard"
+    frame._keep_run("kept run")
+    st.write(st.session_state["kept run"])
+
+
+def test_the_kept_run_stays_when_the_run_pickers_value_is_gone():
+    """After the app menu's Clear cache, going to another page called the run picker's callback with
+    its value already dropped: a KeyError instead of the page. The kept run now stays as it was."""
+    at = AppTest.from_function(_keep_the_run_without_its_widget, default_timeout=APP_SECONDS).run()
+    assert not at.exception and at.markdown[0].value == "small_standard"
 
 
 def test_the_router_shows_the_run_picker(on_lab):

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import json
 
+import duckdb
 import pandas as pd
 import pytest
 
 from imperial_lab.core import compare, runstore
-from imperial_lab.core.catalog import query
+from imperial_lab.core.catalog import connect, query
 from imperial_lab.core.errors import SetupError
 from imperial_lab.core.games.imperial2030.data import NATIONS
 from imperial_lab.dashboard.games.imperial2030 import charts as imperial_charts, queries
@@ -38,9 +39,35 @@ def game0(lab):
 def test_runs_and_fingerprint(lab):
     runs = catalog_queries.runs(lab.catalog)
     assert set(runs["name"]) == set(lab.runs)
-    rows = catalog_queries.fingerprint(lab.catalog, lab.runs)
+    rows = catalog_queries.fingerprint(runs, lab.runs)
     assert [row[0] for row in rows] == sorted(lab.runs)
-    assert catalog_queries.fingerprint(lab.catalog, "no such run") == ()
+    assert catalog_queries.fingerprint(runs, "no such run") == ()
+
+
+def test_one_reader_shares_a_connection_among_the_queries_of_its_block(lab, monkeypatch):
+    """Inside ``one_reader`` the queries of the catalogue share one connection, opened by the first of
+    them (none without a query) and closed at the block's end; outside it each query opens its own."""
+    opened = []
+
+    def counted(catalog, read_only=False):
+        con = connect(catalog, read_only=read_only)
+        opened.append(con)
+        return con
+
+    monkeypatch.setattr(catalog_queries, "connect", counted)
+    with catalog_queries.one_reader(lab.catalog):
+        pass
+    assert opened == []
+    with catalog_queries.one_reader(lab.catalog):
+        runs = catalog_queries.runs(lab.catalog)
+        with catalog_queries.one_reader(str(lab.catalog)):  # a block inside keeps the outer one's
+            overview = queries.overview(lab.catalog, lab.runs)
+    assert len(opened) == 1 and set(runs["name"]) == set(overview["run"]) == set(lab.runs)
+    with pytest.raises(duckdb.ConnectionException):  # closed with its block
+        opened[0].execute("SELECT 1")
+    catalog_queries.runs(lab.catalog)
+    catalog_queries.runs(lab.catalog)
+    assert len(opened) == 3
 
 
 def test_overview_counts_games(lab):

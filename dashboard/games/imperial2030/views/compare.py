@@ -3,8 +3,10 @@ docs/compare.md). The page says it first in a board-gamer's words: a verdict per
 strength ladder (from random bots to the strongest bot the lab has: fair within a declared margin,
 unfair, or not enough games and how many would tell), whether a seat's edge grows, shrinks or flips as
 the players get stronger, and which of two setups looks fairer. A chart shows every seat's share of
-the wins along the ladder; a glossary says what each statistic means in one sentence; the figures
-and every test (the game their unit, Bonferroni within families fixed by the question) stay below.
+the wins along the ladder, and beside the measured shares each seat's chance at the start by the
+win-chance model; a glossary says what each statistic means in one sentence; the figures and every
+test (the game their unit, Bonferroni within families fixed by the question) stay below, the costlier
+charts in expanders drawn when opened.
 
 What the verdicts say is what ``imperial compare RUN... --json`` prints for the same runs and margin.
 """
@@ -21,7 +23,7 @@ from imperial_lab.core import compare, ladder, stats
 from imperial_lab.core.compare import CONDITIONAL, GLOSSARY, METRICS, TEST_NAMES, label
 from imperial_lab.core.errors import ImperialError
 from imperial_lab.core.games.imperial2030.setups import setups_folder
-from imperial_lab.core.setups import custom_folder, setup_names
+from imperial_lab.core.setups import custom_folder, load_setup, setup_names
 from imperial_lab.dashboard import cache, charts, frame, simulations
 from imperial_lab.dashboard.games.imperial2030 import queries
 from imperial_lab.dashboard.games.imperial2030.colours import nation_order
@@ -31,7 +33,12 @@ NATION_KEY = "nation governed at the start"  # the axis of the starting governme
 RUNS_KEY = "compare_runs"
 PENDING_KEY = "compare_pending"  # runs just played, selected on the next rerun (before the widget exists)
 REPLICATED_KEY = "compare_replicated"  # replicates just played: the rerun compares them, nothing to select
+GOVERNMENTS_KEY = "compare_governments"  # the lazy expanders: open, their figures are drawn
+PER_GAME_KEY = "compare_per_game"
 ROTATING = "one search seat (rotating) among heuristics"
+STRONG = "the win-chance bot (greedy) in every seat"  # the strongest line-up the page can play in minutes
+STRONG_SPEC = "greedy"
+MODEL_ROW = "start chance (model)"  # the share table's row of a setup's start chances (fits the line-up column)
 # Short names of the tests in the tables (imperial_lab.core.compare's metric ids).
 TEST_LABELS = {"seat_share": "seat share", "trend": "along ladder", "seat_scores": "seat scores",
                "share_difference": "seat share A−B", "rounds": "game length", "lead_changes": "lead changes",
@@ -48,8 +55,9 @@ CELL_COLUMNS = {"setup": st.column_config.TextColumn("setup", width=130),
 # ----- playing a new comparison -----
 
 def rung_choices() -> dict[str, str]:
-    """The form's line-ups: each rung of the ladder in words -> its spec, then the rotating search seat."""
-    return {ladder.rung_words(spec): spec for spec in ladder.rungs()} | {ROTATING: ROTATING}
+    """The form's line-ups: each rung of the ladder in words -> its spec, then the strong line-up (the
+    learned evaluator's greedy bot in every seat) and the rotating search seat."""
+    return {ladder.rung_words(spec): spec for spec in ladder.rungs()} | {STRONG: STRONG_SPEC, ROTATING: ROTATING}
 
 
 def new_comparison(catalog) -> None:
@@ -66,22 +74,28 @@ def new_comparison(catalog) -> None:
             lineups = st.multiselect("Line-ups (the ladder: weakest first)", list(choices), default=fast,
                                      key="new_lineups",
                                      help=f"{GLOSSARY['the ladder']} Each rung is that bot in every seat, each seat "
-                                          f"its own seed. {ROTATING}: the search bot below in one seat, turned by "
-                                          f"one seat per game, {simulations.default_bot()} bots in the others.")
+                                          f"its own seed. {STRONG}: strong players, each picking the move the "
+                                          f"win-chance model rates best; about 3 seconds a game (a cell of 60 games "
+                                          f"takes a few minutes). The search bot (search:seconds=1) plays better "
+                                          f"still but thinks about a second a decision, some 15 minutes a game in "
+                                          f"every seat: give it the rotating seat below, or play it from the "
+                                          f"terminal (docs/evaluator.md). {ROTATING}: the search bot below in one "
+                                          f"seat, turned by one seat per game, {simulations.default_bot()} bots in "
+                                          f"the others.")
             left, middle, right, far = st.columns(4)
             games = left.number_input("Games per cell", min_value=2, max_value=10_000, value=100, step=10,
                                       key="new_games", help="per setup and line-up; about 1,000 tell a 3-point "
                                                             "edge from none")
-            search_games = middle.number_input("Games per search cell", min_value=2, max_value=1000,
+            search_games = middle.number_input("Games per slow cell", min_value=2, max_value=1000,
                                                value=simulations.SEARCH_GAMES, step=10, key="new_search_games",
-                                               help="the cells of a search bot, which plays slowly (minutes a game "
-                                                    "when it sits in every seat)")
+                                               help="the cells of a search bot or of the win-chance bot, which play "
+                                                    "slowly (seconds to minutes a game)")
             budget = right.text_input("Rotating seat's bot", value=simulations.SEARCH_BUDGET, key="new_budget",
                                       help="the bot spec of the rotating search seat (docs/search.md), e.g. "
                                            "mcts:playouts=200")
             seed = far.number_input("Seed", min_value=0, value=simulations.DEFAULT_SEED, step=1, key="new_seed")
-            st.caption("A search bot's cells play fewer games, so their intervals are wider and an edge must be larger "
-                       "to be shown there; every cell says its number of games.")
+            st.caption("The slow cells (a search bot, the win-chance bot) play fewer games, so their intervals are "
+                       "wider and an edge must be larger to be shown there; every cell says its number of games.")
             submitted = st.form_submit_button("Play and compare", type="primary")
         if not submitted:
             return
@@ -159,14 +173,12 @@ def verdict(c) -> None:
                f"The glossary below says what each word means.{replicated}")
 
 
-def rung_label(c, lineup: str) -> str:
-    """A line-up on the chart's axis: a rung in short words (``heuristic t=0.3``), else its text."""
-    cells = c.cells[c.cells["lineup"] == lineup]
-    rung = cells["rung"].iloc[0]
-    if rung != rung or rung is None:
-        return lineup
-    words = ladder.rung_words(lineup.rsplit(" ×", 1)[0], c.game)
-    return words
+def rung_labels(c) -> dict[str, str]:
+    """Each line-up of the cells as the tables and the chart's axis name it: a rung in short words
+    (``heuristic t=0.3``), else its text."""
+    cells = c.cells.drop_duplicates("lineup")
+    return {lineup: lineup if rung != rung or rung is None else ladder.rung_words(lineup.rsplit(" ×", 1)[0], c.game)
+            for lineup, rung in zip(cells["lineup"], cells["rung"])}
 
 
 def glossary() -> None:
@@ -183,13 +195,13 @@ def _pct(x: float, sign: str = "%") -> str:
 def verdict_table(c) -> pd.DataFrame:
     """One row per cell: its verdict, its seat farthest from the fair share "B 37.0 [33, 41]" (percent,
     the family's interval), the gap, the games that would decide, and what a replicate showed."""
-    rows = []
+    rows, names = [], rung_labels(c)
     for cell in c.ordered_cells().itertuples():
         seats = c.seats[(c.seats["setup"] == cell.setup) & (c.seats["lineup"] == cell.lineup)]
         par = 1 / int(cell.players)
         worst = max(seats.itertuples(), key=lambda s: abs(s.rate - par))
         decide = cell.games_to_decide
-        rows.append({"setup": label(cell.setup), "lineup": rung_label(c, cell.lineup), "n": cell.n,
+        rows.append({"setup": label(cell.setup), "lineup": names[cell.lineup], "n": cell.n,
                      "verdict": VERDICT_SHOWN[cell.verdict],
                      "worst seat": f"{c.side(int(worst.seat))[-1] if not c.sides else c.side(int(worst.seat))} "
                                    f"{100 * worst.rate:.1f} [{_pct(worst.low, '')}, {_pct(worst.high, '')}]",
@@ -200,22 +212,53 @@ def verdict_table(c) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def share_table(c) -> pd.DataFrame:
+def share_table(c, chances: dict) -> pd.DataFrame:
     """One row per cell, a column per seat: its share of the wins "25.1 [21, 29]" (percent, the
-    family's interval)."""
-    rows = []
-    for cell in c.ordered_cells().itertuples():
-        row = {"setup": label(cell.setup), "lineup": rung_label(c, cell.lineup), "n": cell.n}
+    family's interval); after a setup's cells, the row of its seats' chances at the start by the
+    win-chance model (``chances``: start_chances)."""
+    rows, names = [], rung_labels(c)
+    cells = c.ordered_cells()
+    for i, cell in enumerate(cells.itertuples()):
+        row = {"setup": label(cell.setup), "lineup": names[cell.lineup], "n": cell.n}
         seats = c.seats[(c.seats["setup"] == cell.setup) & (c.seats["lineup"] == cell.lineup)]
         for s in seats.itertuples():
             row[c.side(int(s.seat))] = f"{100 * s.rate:.1f} [{_pct(s.low, '')}, {_pct(s.high, '')}]"
         rows.append(row)
-    return pd.DataFrame(rows)
+        key = (cell.setup, int(cell.players))
+        last = i + 1 == len(cells) or (cells["setup"].iloc[i + 1], int(cells["players"].iloc[i + 1])) != key
+        if last and key in chances:
+            rows.append({"setup": label(cell.setup), "lineup": MODEL_ROW, "n": None} |
+                        {c.side(seat): f"{100 * chance:.1f}" for seat, chance in enumerate(chances[key])})
+    return pd.DataFrame(rows).astype({"n": "Int64"})
 
 
-def grid(c, governments: pd.DataFrame) -> None:
+def start_chances(c) -> dict[tuple[str, int], list[float]]:
+    """(setup, players) -> each seat's chance to win at the start by the win-chance model (the learned
+    evaluator, imperial_lab.core.analysis.start_chances), for the setups that can still be read."""
+    chances = {}
+    for setup, players in c.cells[["setup", "players"]].drop_duplicates().itertuples(index=False):
+        try:
+            config = load_setup(str(setup), int(players), folder=custom_folder(), game=c.game)
+        except ImperialError:  # a custom setup removed since its runs were played
+            continue
+        chances[(setup, int(players))] = cache.start_chances(config)
+    return chances
+
+
+def start_words(c, chances: dict) -> list[str]:
+    """A sentence per setup: the seat the win-chance model favours at the start, then the others."""
+    texts = []
+    for (setup, _), seats in chances.items():
+        best = max(range(len(seats)), key=seats.__getitem__)
+        others = ", ".join(f"{c.side(seat)} {100 * chance:.0f}%" for seat, chance in enumerate(seats) if seat != best)
+        texts.append(f"{label(setup)}: the win-chance model gives {c.side(best)} {100 * seats[best]:.0f}% at the start "
+                     f"({others}).")
+    return texts
+
+
+def grid(c, catalog) -> None:
     st.subheader("Who wins: each setup along the ladder")
-    names = {lineup: rung_label(c, lineup) for lineup in c.lineups}
+    names = rung_labels(c)
     st.plotly_chart(charts.seat_ladder(c.seats, c.lineups, c.margin, names, c.sides), config={"displayModeBar": False})
     st.caption(f"Each seat's share of the wins ({GLOSSARY['share of the wins'].lower()}) with its interval; the dotted "
                f"line is the fair share and the grey band the margin (±{100 * c.margin:g} points). A seat whose "
@@ -229,13 +272,22 @@ def grid(c, governments: pd.DataFrame) -> None:
         "gap": st.column_config.TextColumn("gap", width=80, help=GLOSSARY["gap"]),
         "to decide": st.column_config.TextColumn("to decide", width=85, help=GLOSSARY["too few games"]),
         "replicate": st.column_config.TextColumn("replicate", width=95, help=GLOSSARY["established"])})
-    table = share_table(c)
+    chances = start_chances(c)
+    table = share_table(c, chances)
     sides = [name for name in table.columns if name not in CELL_COLUMNS]
     st.dataframe(table, hide_index=True, column_config=CELL_COLUMNS | {
-        name: st.column_config.TextColumn(name, width=90, help=f"share of the wins, % [{GLOSSARY['interval']}]")
+        name: st.column_config.TextColumn(name, width=90, help=f"share of the wins, % [{GLOSSARY['interval']}]; "
+                                                               f"{MODEL_ROW}: the chance, %")
         for name in sides})
+    for text in start_words(c, chances):
+        st.markdown(plain(text))
+    if chances:
+        st.caption(f"{MODEL_ROW}: each seat's chance to win by the lab's win-chance model (a model learned from "
+                   "heuristic games, docs/evaluator.md), judged before the first move and averaged over the draws "
+                   "that start a game. It is a forecast, not a measurement: the shares above count whole games "
+                   "played by the line-up named.")
     bots(c)
-    starting_governments(c, governments)
+    starting_governments(c, catalog)
 
 
 def findings(c) -> None:
@@ -290,31 +342,44 @@ def government_rates(c, governments: pd.DataFrame) -> pd.DataFrame:
                         rate=table["wins"] / table["games"], low=[b[0] for b in bounds], high=[b[1] for b in bounds])
 
 
-def starting_governments(c, governments: pd.DataFrame) -> None:
-    table = government_rates(c, governments)
-    if table.empty:
-        return
-    st.plotly_chart(charts.win_rates(table, "nation", "Win rate of the player governing each nation at the start",
-                                     group="cell", key_title=NATION_KEY, categories=nation_order()),
-                    config={"displayModeBar": False})
-    st.caption("Descriptive only, no test: in a setup that fixes the governments, the player governing a nation is "
-               "always the same seat, so a test here would repeat the seat tests. 95% Wilson intervals; a shared win "
-               "counts for each sharer here.")
+def lazy_expander(label: str, key: str):
+    """An expander whose content is worked out only while it is open (opening it reruns the page): the
+    page's first view skips the figures below the verdict that cost the most and say the least."""
+    return st.expander(label, key=key, on_change="rerun")
+
+
+def starting_governments(c, catalog) -> None:
+    with lazy_expander("Who wins with each starting government", GOVERNMENTS_KEY) as box:
+        if not box.open:
+            return
+        table = government_rates(c, cache.load(queries.government_wins, catalog, tuple(c.runs["run"])))
+        if table.empty:
+            st.info("These runs hold no finished game with a government at the start.")
+            return
+        st.plotly_chart(charts.win_rates(table, "nation", "Win rate of the player governing each nation at the start",
+                                         group="cell", key_title=NATION_KEY, categories=nation_order()),
+                        config={"displayModeBar": False})
+        st.caption("Descriptive only, no test: in a setup that fixes the governments, the player governing a nation "
+                   "is always the same seat, so a test here would repeat the seat tests. 95% Wilson intervals; a "
+                   "shared win counts for each sharer here.")
 
 
 def per_game(c) -> None:
     st.subheader("Per game: length, lead changes, margin, scores")
-    columns = st.columns(3)
-    for column, (metric, (what, unit)) in zip(columns, METRICS.items()):
-        column.plotly_chart(charts.cell_distributions(c.games, metric, what.capitalize(), unit, c.lineups),
-                            config={"displayModeBar": False})
     st.dataframe(means_table(c), hide_index=True, column_config=CELL_COLUMNS)
     st.caption("Means with their 95% t intervals, one value per finished game; lead changes count the nation "
                "turns after which another seat alone leads the score (ties name no leader). Between two setups of "
                "one line-up, Welch's t test compares each mean (Every test below).")
-    st.plotly_chart(charts.seat_scores(c.seats, c.lineups), config={"displayModeBar": False})
-    st.caption("Each seat's final score minus its game's mean score, averaged over the cell's games, with the 95% t "
-               "interval: the seat's score advantage. Hotelling's T² tests all seats of a cell at once.")
+    with lazy_expander("Charts: how long the games last, lead changes, margins, each seat's score", PER_GAME_KEY) as box:
+        if not box.open:
+            return
+        columns = st.columns(3)
+        for column, (metric, (what, unit)) in zip(columns, METRICS.items()):
+            column.plotly_chart(charts.cell_distributions(c.games, metric, what.capitalize(), unit, c.lineups),
+                                config={"displayModeBar": False})
+        st.plotly_chart(charts.seat_scores(c.seats, c.lineups), config={"displayModeBar": False})
+        st.caption("Each seat's final score minus its game's mean score, averaged over the cell's games, with the 95% "
+                   "t interval: the seat's score advantage. Hotelling's T² tests all seats of a cell at once.")
 
 
 def means_table(c) -> pd.DataFrame:
@@ -364,13 +429,13 @@ def every_test(c) -> None:
                f"Adjusted p is Bonferroni's within the test's family (its size in the table below); ✓: significant at "
                f"α = {stats.ALPHA}, exactly when the interval, at the family's level, leaves out no effect. Effects: "
                "shares in percentage points (pp), scores and margins in points (pts).")
-    tests = c.tests.reset_index(drop=True)
+    tests, names = c.tests.reset_index(drop=True), rung_labels(c)
     shown = pd.DataFrame({
         "#": range(1, len(tests) + 1),
         "test": tests["metric"].map(TEST_LABELS),
         "setup": tests["setup"].map(label),
         "vs": tests["versus"].map(lambda v: "–" if v is None or v != v else label(v)),
-        "lineup": [rung_label(c, lineup) if lineup in set(c.cells["lineup"]) else lineup for lineup in tests["lineup"]],
+        "lineup": tests["lineup"].map(lambda lineup: names.get(lineup, lineup)),
         "subject": tests["subject"],
         "effect": [effect_text(row) for row in tests.itertuples()],
         "p": tests["p"], "adjusted_p": tests["adjusted_p"], "significant": tests["significant"],
@@ -433,7 +498,7 @@ if result.games is None or result.games.empty:
     st.stop()
 verdict(result)
 glossary()
-grid(result, cache.load(queries.government_wins, catalog, runs))
+grid(result, catalog)
 overview(result)
 findings(result)
 per_game(result)

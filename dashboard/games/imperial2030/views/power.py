@@ -13,6 +13,7 @@ from imperial_lab.core.errors import LogError
 from imperial_lab.dashboard.games.imperial2030 import charts, queries
 from imperial_lab.dashboard.games.imperial2030 import open_game
 from imperial_lab.dashboard import cache, frame
+from imperial_lab.dashboard.queries import one_reader
 from imperial_lab.dashboard.style import player_label
 
 
@@ -38,7 +39,13 @@ def game_metrics(game) -> None:
 @st.fragment
 def one_game() -> None:
     """The open game (imperial_lab.dashboard.games.imperial2030.open_game: the one the Game explorer shows), and the chooser that
-    changes it for both pages; choosing reruns only this part of the page."""
+    changes it for both pages; choosing reruns only this part of the page. Its questions share one
+    connection to the catalogue."""
+    with one_reader(frame.catalog_path()):
+        game_figures()
+
+
+def game_figures() -> None:
     game = open_game.choose_game(link=("explorer", "Open in the explorer"))
     if game is None:
         return
@@ -115,5 +122,6 @@ if part == "One game":  # an uploaded log needs no run
 elif run is None:
     st.info("The catalogue has no Imperial 2030 runs yet: play some with `imperial simulate`.")
 else:
-    whole_run(catalog, run)
-    run_games(catalog, run)
+    with one_reader(catalog):  # the run's questions share one connection
+        whole_run(catalog, run)
+        run_games(catalog, run)
