@@ -37,6 +37,7 @@ def pytest_configure(config):
                                        "(tests/test_dashboard_browser.py)")
     config.lab_home = os.environ[HOME_ENV] = tempfile.mkdtemp(prefix="imperial-lab-home-")
     _scan_for_components_once()
+    _compile_each_page_once()
 
 
 def _scan_for_components_once():
@@ -46,6 +47,27 @@ def _scan_for_components_once():
     from streamlit.components.v2 import manifest_scanner
 
     manifest_scanner.scan_component_manifests = functools.cache(manifest_scanner.scan_component_manifests)
+
+
+def _compile_each_page_once():
+    """AppTest compiles the pages it runs afresh in every run (a script cache of the run's own; with
+    Streamlit's magic, some 60 ms for the Play page), thousands of times a session, where a server
+    compiles each page once. One cache for the session, keyed by a file's path, modification time and
+    size, gives the server's behaviour back."""
+    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+    from streamlit.testing.v1 import app_test
+
+    compiled: dict = {}
+
+    class SessionScriptCache(ScriptCache):
+        def get_bytecode(self, script_path: str):
+            stat = os.stat(script_path)
+            key = (os.path.abspath(script_path), stat.st_mtime_ns, stat.st_size)
+            if key not in compiled:
+                compiled[key] = super().get_bytecode(script_path)
+            return compiled[key]
+
+    app_test.ScriptCache = SessionScriptCache
 
 
 def pytest_collection_modifyitems(config, items):
