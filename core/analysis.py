@@ -25,7 +25,7 @@ import time
 import numpy as np
 
 from imperial_lab.core.errors import SetupError
-from imperial_lab.core.evaluator import action_values, evaluator, heuristic_policy, normalise
+from imperial_lab.core.evaluator import GreedyBot, action_values, evaluator, heuristic_policy, normalise
 from imperial_lab.core.evaluator import after as after_moves
 from imperial_lab.core.gamelog import replay_game
 from imperial_lab.core.interface import CHANCE, seat_name
@@ -270,6 +270,14 @@ def action_hint(state, action, seed: int = 0) -> dict:
     else:
         words = f"{move}: your chance {'rises' if chance > before else 'falls'} from {before:.0%} to {chance:.0%}"
     return {"before": before, "after": chance, "words": words}
+
+
+def bot_choice(state, seed: int = 0) -> tuple:
+    """What the win-chance bot (``greedy``, seeded with ``seed``) would play in ``state``, and the deciding
+    seat's chance after it judged as ``action_hint`` judges a move (the same seed, so the same draws for
+    the turn played on): comparable with a person's move in that position."""
+    action = GreedyBot(seed).decide(state, state.legal_actions())
+    return action, action_hint(state, action, seed)["after"]
 
 
 def hint_words(best: str, best_value: float | None, played: str | None, played_value: float | None) -> str:

@@ -95,12 +95,15 @@ class Hint:
 
 @dataclass(frozen=True)
 class ChanceChange:
-    """A person's decision (``text``) and ``player``'s chance to win ``before`` and ``after`` it."""
+    """A person's decision (``text``) and ``player``'s chance to win ``before`` and ``after`` it; what the
+    win-chance bot would have played there (``bot_text``) and the chance after that (``bot_after``)."""
 
     player: int
     text: str
     before: float
     after: float
+    bot_text: str
+    bot_after: float
 
 
 @dataclass(frozen=True)
@@ -306,17 +309,21 @@ class PlaySession:
         """How the last decision of a person changed that seat's chance to win, as the game's learned
         evaluator judges it from the position it was made in (``analysis.action_hint``: the seat's
         turn played on by the heuristic, without and with the decision; public information only, and
-        nothing that was played after it). None before any decision of a person; remembered."""
+        nothing that was played after it), with what the win-chance bot would have played there judged
+        the same way (``analysis.bot_choice``). None before any decision of a person; remembered."""
         last = self.last_human_index()
         if last is None:
             return None
         player, action = self._actions[last]
         key = (last, player, self._state.action_to_string(action))
         if self._decided is None or self._decided[0] != key:
-            from imperial_lab.core.analysis import action_hint
+            from imperial_lab.core.analysis import action_hint, bot_choice
 
-            hint = action_hint(self._state_before(last), action, seed=self.seed)
-            self._decided = (key, ChanceChange(player, key[2], float(hint["before"]), float(hint["after"])))
+            state = self._state_before(last)
+            hint = action_hint(state, action, seed=self.seed)
+            bot_action, bot_after = bot_choice(state, seed=self.seed)
+            self._decided = (key, ChanceChange(player, key[2], float(hint["before"]), float(hint["after"]),
+                                               state.action_to_string(bot_action), float(bot_after)))
         return self._decided[1]
 
     def _replay_steps(self, start: int) -> None:

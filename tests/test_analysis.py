@@ -132,6 +132,25 @@ def test_an_actions_hint_in_words(imperial_log):
     assert action_hint(state, action) == hint  # seeded: the same words every time
 
 
+def test_the_win_chance_bots_choice_is_judged_like_a_persons_move(imperial_log):
+    """bot_choice: greedy's move in the position and the chance after it by the same draws as
+    action_hint, so the two compare; the same seed gives the same answer."""
+    from imperial_lab.core.analysis import action_hint, bot_choice
+    from imperial_lab.core.evaluator import GreedyBot
+    from imperial_lab.core.gamelog import replay_game
+
+    played = replay_game(imperial_log)
+    state = played.state.game.new_initial_state()
+    for _, action in played.actions[:40]:
+        state.apply_action(action)
+    while state.is_chance_node() or len(state.legal_actions()) < 2:
+        state.apply_action(state.legal_actions()[0])
+    action, chance = bot_choice(state, seed=3)
+    assert action == GreedyBot(3).decide(state, state.legal_actions())
+    assert chance == action_hint(state, action, seed=3)["after"]
+    assert bot_choice(state, seed=3) == (action, chance)
+
+
 def test_big_swings_are_the_steps_that_move_some_seats_chance_by_big_swing_or_more():
     line = [[0.5, 0.5], [0.55, 0.45], [0.55 + BIG_SWING, 0.45 - BIG_SWING], [0.2, 0.8], [0.21, 0.79]]
     assert big_swings(line) == [2, 3]

@@ -12,7 +12,7 @@ import shutil
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from imperial_lab.core.analysis import action_hint, chance_words
+from imperial_lab.core.analysis import action_hint, bot_choice, chance_words
 from imperial_lab.core.gamelog import replay
 from imperial_lab.core.games.imperial2030.action_words import choice_words
 from imperial_lab.dashboard.games.imperial2030 import playview
@@ -321,3 +321,9 @@ def test_after_a_decision_the_page_says_how_it_changed_the_persons_chance_to_win
         state.apply_action(action)
     hint = action_hint(state, s.actions[last][1], seed=s.seed)
     assert (change.before, change.after) == (pytest.approx(hint["before"]), pytest.approx(hint["after"]))
+    # and what the win-chance bot would have played there, judged the same way
+    bot_action, bot_after = bot_choice(state, seed=s.seed)
+    assert (change.bot_text, change.bot_after) == (state.action_to_string(bot_action), pytest.approx(bot_after))
+    said = texts(at.info)
+    assert "The win-chance bot would have chosen" in said
+    assert ("would have chosen the same" in said) == (change.bot_text == text)

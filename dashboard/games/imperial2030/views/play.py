@@ -169,15 +169,21 @@ def _board_decision(session: PlaySession) -> clickboard.Decision | None:
 
 def _chance_change(session: PlaySession) -> None:
     """How the person's last decision changed their chance to win, by the learned evaluator (judged
-    from the position the decision was made in: nothing the bots did after it)."""
+    from the position the decision was made in: nothing the bots did after it), and what the win-chance
+    bot would have played there."""
     change = session.decision_chance()
     if change is None:
         return
     whose = "Your" if len(session.humans) == 1 else f"{player_label(change.player)}'s"
-    st.info(f"**{md(choice_words(change.text))}**: {chance_words(change.before, change.after, whose)}.",
+    if change.bot_text == change.text:
+        bot = "The win-chance bot would have chosen the same."
+    else:
+        bot = (f"The win-chance bot would have chosen **{md(choice_words(change.bot_text))}**: "
+               f"{'your' if whose == 'Your' else whose} chance {change.bot_after:.0%} after it.")
+    st.info(f"**{md(choice_words(change.text))}**: {chance_words(change.before, change.after, whose)}.  \n{bot}",
             icon=":material/monitoring:")
     st.caption("As the lab's learned evaluator judges it: the turn played on by the heuristic bot, without and "
-               "with this choice.")
+               "with this choice (and with the bot's).")
 
 
 def _decision(session: PlaySession) -> None:
