@@ -40,6 +40,47 @@ def layout(fig: go.Figure, title: str, x: str, y: str, height: int = HEIGHT, leg
     return fig
 
 
+# ----- one game: each seat's chance to win (imperial_lab.core.analysis) -----
+
+def win_chances(chances: list, labels: list[str], current: int | None, big: list[int], step: str,
+                title: str | None = None, names: list[str] | None = None, colours: list[str] | None = None) -> go.Figure:
+    """Each seat's chance to win at every step of one game (``chances[k]``: a list per seat, or None
+    where the analysis does not reach; ``labels[k]`` names step k in the hover; ``step`` what a step
+    is, for the axis: "nation turn", "placement turn"): a line per seat (``names`` and ``colours``: the
+    game's, else Player A… in the seats' colours), the shown step ``current`` a dotted line (none:
+    no line), and each ``big`` swing a diamond on the line of the seat it moved most. A click selects
+    a point (its x: the step)."""
+    steps = [k for k, row in enumerate(chances) if row is not None]
+    seats = len(chances[steps[0]]) if steps else 0
+    names = names or [player_label(seat) for seat in range(seats)]
+    colours = colours or [PLAYER_COLOURS[seat % len(PLAYER_COLOURS)] for seat in range(seats)]
+    fig = go.Figure()
+    for seat in range(seats):
+        # markers, however small: Plotly selects (a click's event) only points drawn as markers
+        fig.add_trace(go.Scatter(x=steps, y=[chances[k][seat] for k in steps], name=names[seat],
+                                 mode="lines+markers", marker={"size": 3},
+                                 line={"color": colours[seat], "width": 2},
+                                 customdata=[labels[k] for k in steps],
+                                 hovertemplate=f"{names[seat]}: %{{y:.0%}}<extra>%{{customdata}}</extra>"))
+    marks = [(k, _most_moved(chances[k - 1], chances[k])) for k in big
+             if 0 < k < len(chances) and chances[k] is not None and chances[k - 1] is not None]
+    if marks:
+        fig.add_trace(go.Scatter(x=[k for k, _ in marks], y=[chances[k][seat] for k, seat in marks], mode="markers",
+                                 name="big swing", marker={"symbol": "diamond", "size": 10, "color": "#333"},
+                                 customdata=[labels[k] for k, _ in marks],
+                                 hovertemplate="big swing<extra>%{customdata}</extra>"))
+    if current is not None:
+        fig.add_vline(x=current, line_dash="dot", line_color="#555")
+    fig.update_yaxes(tickformat=".0%", range=[0, 1])
+    fig.update_layout(hovermode="closest", clickmode="event+select")
+    return layout(fig, title or f"Each player's chance to win (the learned evaluator; click a {step} to go there)",
+                  step, "chance to win", height=300)
+
+
+def _most_moved(before: list[float], after: list[float]) -> int:
+    return max(range(len(after)), key=lambda seat: abs(after[seat] - before[seat]))
+
+
 # ----- comparing runs: imperial_lab.core.compare's tables -----
 
 KEY_TITLES = {"seat": "seat", "bot": "bot"}

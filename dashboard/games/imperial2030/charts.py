@@ -14,6 +14,7 @@ from plotly.subplots import make_subplots
 
 from imperial_lab.dashboard.games.imperial2030.colours import NATION_COLOURS, NATION_NAMES, nation_order
 from imperial_lab.dashboard.charts import layout
+from imperial_lab.dashboard.charts import win_chances as shared_win_chances
 from imperial_lab.dashboard.style import PLAYER_COLOURS, player_label
 
 GAME_END_PP = 25  # power points that end the game (§10)
@@ -55,33 +56,11 @@ def player_series(series: pd.DataFrame, column: str, title: str, y_title: str) -
 
 def win_chances(chances: list, labels: list[str], current: int, big: list[int]) -> go.Figure:
     """Each seat's chance to win after every nation turn (``chances[t]``: a list per seat, or None
-    where the analysis does not reach; ``labels[t]`` names turn t): a line per seat, the shown turn
-    ``current`` a dotted line, and each ``big`` swing a diamond on the line of the seat it moved most."""
-    turns = [t for t, row in enumerate(chances) if row is not None]
-    fig = go.Figure()
-    for seat in range(len(chances[turns[0]]) if turns else 0):
-        # markers, however small: Plotly selects (a click's event) only points drawn as markers
-        fig.add_trace(go.Scatter(x=turns, y=[chances[t][seat] for t in turns], name=player_label(seat),
-                                 mode="lines+markers", marker={"size": 3},
-                                 line={"color": PLAYER_COLOURS[seat % len(PLAYER_COLOURS)], "width": 2},
-                                 customdata=[labels[t] for t in turns],
-                                 hovertemplate=f"{player_label(seat)}: %{{y:.0%}}<extra>%{{customdata}}</extra>"))
-    marks = [(t, _most_moved(chances[t - 1], chances[t])) for t in big
-             if 0 < t < len(chances) and chances[t] is not None and chances[t - 1] is not None]
-    if marks:
-        fig.add_trace(go.Scatter(x=[t for t, _ in marks], y=[chances[t][seat] for t, seat in marks], mode="markers",
-                                 name="big swing", marker={"symbol": "diamond", "size": 10, "color": "#333"},
-                                 customdata=[labels[t] for t, _ in marks],
-                                 hovertemplate="big swing<extra>%{customdata}</extra>"))
-    fig.add_vline(x=current, line_dash="dot", line_color="#555")
-    fig.update_yaxes(tickformat=".0%", range=[0, 1])
-    fig.update_layout(hovermode="closest", clickmode="event+select")
-    return layout(fig, "Each player's chance to win (the learned evaluator; click a turn to go there)",
-                  "nation turn", "chance to win", height=300)
-
-
-def _most_moved(before: list[float], after: list[float]) -> int:
-    return max(range(len(after)), key=lambda seat: abs(after[seat] - before[seat]))
+    where the analysis does not reach; ``labels[t]`` names turn t): the shared chart
+    (imperial_lab.dashboard.charts.win_chances), the shown turn ``current`` a dotted line and each
+    ``big`` swing a diamond."""
+    return shared_win_chances(chances, labels, current, big, "nation turn",
+                              title="Each player's chance to win (the learned evaluator; click a turn to go there)")
 
 
 def control_timeline(segments: pd.DataFrame) -> go.Figure:
