@@ -11,21 +11,32 @@ sample game played here by the game's bots. The chooser folds away under the ope
 game is open. The open game is kept in ``st.session_state`` (Streamlit drops a widget's value, and
 an uploader's file, on another page); its replay is cached by the log's digest as a resource
 (st.cache_data would unpickle every position on each run).
+
+Under the board a page may draw each player's chance to win over the game (``show_chances``): the
+learned evaluator's line (imperial_lab.core.analysis.win_chance_line) of the open log, cached by the
+log's digest, at the game's steps (its evaluator's checkpoints: Imperia's placement turns, Imperial
+Powers' Bids), which the page names in a ``ChanceWords``. The evaluator reads public information
+only, so the line is the same from every viewpoint; a game without an evaluator shows none.
+
+    CHOOSER.show_chances(replay, here, STEP_KEY, ChanceWords("placement turn", "after every placement turn", label))
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib
+from bisect import bisect_right
 from dataclasses import dataclass, field
+from collections.abc import Callable
 
 import streamlit as st
 
 from imperial_lab.core.errors import ImperialError, LogError
 from imperial_lab.core.registry import plugin
-from imperial_lab.dashboard import frame
+from imperial_lab.dashboard import charts, frame
 from imperial_lab.dashboard.playkit import md
 from imperial_lab.dashboard.replay import bots_log
+from imperial_lab.dashboard.style import player_label
 
 CATALOGUE, UPLOAD, SAMPLE = "a game of the run", "an uploaded move log", "a sample game (bots)"
 
@@ -75,6 +86,89 @@ def _run_log(catalog: str, table: str, run: str, game_id: int) -> str | None:
     return None if rows.empty else rows["log"].iloc[0]
 
 
+# ----- each player's chance to win (the learned evaluator) -----
+
+@dataclass(frozen=True)
+class ChanceWords:
+    """How a game names the steps of its chance line (its evaluator's checkpoints). ``step``: one step,
+    the chart's axis ("placement turn"); ``when``: the caption's "each player's chance to win ___"
+    ("after every placement turn"); ``label(k, action, mover)``: step k (from 0; ``action`` the index of
+    the explorer's step showing it, ``mover`` the seat to move there) in words ("Player B's placement
+    turn 12"), which also names the cause of the swing from step k to step k + 1."""
+
+    step: str
+    when: str
+    label: Callable[[int, int, int], str]
+
+
+@st.cache_data(show_spinner="Judging each player's chance to win…", max_entries=32)
+def chance_line(game: str, digest: str, _text: str, lines: int | None = None) -> list | None:
+    """imperial_lab.core.analysis.win_chance_line of a move log (its first ``lines`` lines: a log with a
+    bad line is judged up to the line before it), cached by the log's digest: [(step, action index,
+    mover, [chance per seat])]; None when the game has no evaluator (or nothing to judge yet)."""
+    from imperial_lab.core.analysis import win_chance_line
+    from imperial_lab.core.bots import has_evaluator_part
+
+    if not has_evaluator_part(plugin(game)):
+        return None
+    try:
+        return win_chance_line(_text.splitlines()[:lines])
+    except ImperialError:  # no model file, or the log stops before the first step
+        return None
+
+
+def step_at(actions: list[int], index: int) -> int | None:
+    """The step of a chance line shown at the explorer's step ``index``: the last whose action index
+    (``actions``, ascending) is at or before it; None before the first."""
+    k = bisect_right(actions, index) - 1
+    return k if k >= 0 else None
+
+
+def clicked_action(points: list, actions: list[int]) -> int | None:
+    """The explorer's step a click on the chance chart goes to: the action index of the step clicked
+    (a point's x is the step); None when nothing was clicked."""
+    if not points:
+        return None
+    k = int(points[0]["x"])
+    return actions[min(max(k, 0), len(actions) - 1)]
+
+
+def chance_figure(line: list, here: int, words: ChanceWords, names: list[str] | None = None,
+                  colours: list[str] | None = None):
+    """The Plotly figure of a chance line at the explorer's step ``here`` (imperial_lab.dashboard.charts.win_chances):
+    a line per seat, the step shown dotted, the big swings marked."""
+    from imperial_lab.core.analysis import big_swings
+
+    chances = [row[3] for row in line]
+    labels = [_step_label(line, k, words) for k in range(len(line))]
+    current = step_at([row[1] for row in line], here)
+    return charts.win_chances(chances, labels, current, big_swings(chances), words.step, names=names, colours=colours)
+
+
+def chance_text(line: list, here: int, words: ChanceWords, names: list[str] | None = None) -> str:
+    """The shown step's chances in words: at the first step each seat's chance, later the swing that
+    led to it (imperial_lab.core.analysis.swing_words: the step that caused it, then each seat whose
+    chance changed); before the first step, where the line begins."""
+    from imperial_lab.core.analysis import swing_words
+
+    k = step_at([row[1] for row in line], here)
+    if k is None:
+        return f"The chances to win begin at the first {words.step} (step {line[0][1]})."
+    now = line[k][3]
+    if k == 0:
+        names = names or [player_label(seat) for seat in range(len(now))]
+        return f"**Chances to win at the first {words.step}:** " + ", ".join(
+            f"{name} {chance:.0%}" for name, chance in zip(names, now))
+    return f"**The swing up to here:** {swing_words(_step_label(line, k - 1, words), line[k - 1][3], now)}."
+
+
+def _step_label(line: list, k: int, words: ChanceWords) -> str:
+    step, action, mover, _ = line[k]
+    if mover < 0 and k == len(line) - 1:
+        return "the end of the game"
+    return words.label(step, action, mover)
+
+
 @dataclass(frozen=True)
 class LogChooser:
     """One game's chooser. ``prefix`` names its keys (``imperia`` -> ``imperia_source``…), ``game``
@@ -120,6 +214,33 @@ class LogChooser:
         elif step_key not in st.session_state:
             st.session_state[step_key] = st.session_state.get(shown_key, 0)
         return replay
+
+    def show_chances(self, replay, here: int, step_key: str, words: ChanceWords, names: list[str] | None = None,
+                     colours: list[str] | None = None) -> None:
+        """Each player's chance to win over the open game (``chance_line``) at the explorer's step
+        ``here``, with a caption, the shown step's swing in words, and a click on the chart going to the
+        step clicked (``step_key``: the page's step). Nothing when the game has no evaluator."""
+        opened = st.session_state.get(self.key("open"))
+        if opened is None:
+            return
+        line = chance_line(self.game, opened.digest, opened.text,
+                           replay.error.line - 1 if replay.error is not None else None)
+        if not line:
+            return
+        actions = [row[1] for row in line]
+        key = self.key("chances")
+
+        def clicked() -> None:
+            target = clicked_action(st.session_state[key].selection.points, actions)
+            if target is not None:
+                st.session_state[step_key] = target
+
+        st.plotly_chart(chance_figure(line, here, words, names, colours), key=key, on_select=clicked,
+                        selection_mode="points")
+        st.caption(f"Each player's chance to win {words.when}, as the lab's learned evaluator judges it (public "
+                   "information only: the same whatever the viewpoint). A diamond marks a big swing; click a point "
+                   "to go there.")
+        st.markdown(chance_text(line, here, words, names))
 
     def choose(self) -> OpenLog | None:
         """The source and the game, in an expander named after the open game (folded once one is
