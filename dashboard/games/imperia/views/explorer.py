@@ -1,7 +1,9 @@
 """Imperia explorer: step through one game of Imperia action by action and see its board (the
 terrain, the castle, fortresses, stacks with their top tiles and facings, the fronts), what each
 action did in plain words with the RULES.md section it follows, the players' hands and piles, and the
-scores (§9): provisional on the way, final at the end.
+scores (§9): provisional on the way, final at the end. Under the board, each player's chance to win
+after every placement turn as the learned evaluator judges it from public information (the shared
+chart of imperial_lab.dashboard.logkit), the shown step marked; a click goes to the turn clicked.
 
 The game is a game of the run the sidebar picked, a sample game played here by the heuristic bots,
 or an uploaded move log (JSON Lines, imperial_lab.core.gamelog; ``imperial play --game imperia --log
@@ -17,16 +19,21 @@ import streamlit as st
 from imperial_lab.core.games.imperia.action_words import action_words
 from imperial_lab.core.games.imperia.explain import explain
 from imperial_lab.core.games.imperia.rules_text import REFERENCE
+from imperial_lab.core.games.imperia.data import data
 from imperial_lab.core.games.imperia.words import hand_words, who
+from imperial_lab.core.interface import seat_name
 from imperial_lab.core.words import count
-from imperial_lab.dashboard.games.imperia.boardview import show_board
+from imperial_lab.dashboard.games.imperia.boardview import COLOURS, show_board
 from imperial_lab.dashboard.games.imperia.replay import Replay, Snapshot
-from imperial_lab.dashboard.logkit import LogChooser
+from imperial_lab.dashboard.logkit import ChanceWords, LogChooser
 from imperial_lab.dashboard.style import player_label
 
 STEP_KEY, PEEK_KEY, SHOWN_KEY = "imperia_step", "imperia_no_peeking", "imperia_shown"
 CHOOSER = LogChooser("imperia", "imperia", "im_games", "imperial_lab.dashboard.games.imperia.replay",
                      players=(2, 3, 4), default_players=2)
+# The chance line's steps: the start of every placement turn (the evaluator's checkpoints).
+CHANCE_WORDS = ChanceWords("placement turn", "after every placement turn",
+                           lambda k, action, mover: f"{seat_name(mover)}'s placement turn {k + 1}")
 
 
 # ----- the step controls and the views (a fragment) -----
@@ -52,7 +59,15 @@ def explorer(replay: Replay) -> None:
         st.slider("Step", 0, last, key=STEP_KEY, label_visibility="collapsed")
     snapshot = replay.snapshots[st.session_state[STEP_KEY]]
     st.session_state[SHOWN_KEY] = snapshot.index
-    views(snapshot, last, st.session_state.get(PEEK_KEY, False))
+    views(snapshot, last, st.session_state.get(PEEK_KEY, False), replay)
+
+
+def chances(replay: Replay, here: int) -> None:
+    """Each player's chance to win after every placement turn (public information only, so with or
+    without peeking), in the seats' colours."""
+    seats = range(replay.players)
+    CHOOSER.show_chances(replay, here, STEP_KEY, CHANCE_WORDS, names=[who(seat) for seat in seats],
+                         colours=[COLOURS.get(data().colours[seat], "#666") for seat in seats])
 
 
 def heading(snapshot: Snapshot, last: int) -> str:
@@ -72,7 +87,9 @@ def changed_spaces(events: list) -> list[tuple[int, int]]:
     return spaces
 
 
-def views(snapshot: Snapshot, last: int, no_peeking: bool) -> None:
+def views(snapshot: Snapshot, last: int, no_peeking: bool, replay: Replay | None = None) -> None:
+    """The step: its words beside the board, the chances to win under them (of ``replay``'s game), then
+    the players and the scores."""
     st.subheader(heading(snapshot, last))
     lines = ([f"**{action_words(snapshot.text)}** · `{snapshot.text}`"] if snapshot.text
              else ["The game's configuration, before any action."])
@@ -87,6 +104,8 @@ def views(snapshot: Snapshot, last: int, no_peeking: bool) -> None:
         if snapshot.terminal:
             st.success("**Game over.** " + explain(snapshot.events[-1]), icon=":material/trophy:")
         st.markdown("\n".join(lines))
+    if replay is not None:
+        chances(replay, snapshot.index)
     # Full width: the tables have seven columns, too many for the side of the board.
     players, scores = st.columns([1, 1.25])
     players.markdown(players_table(snapshot, no_peeking))

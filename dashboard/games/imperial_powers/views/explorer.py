@@ -6,7 +6,9 @@ cards and strip.
 **Viewpoint.** "everything" shows every hand, strip and face-down card; "a spectator" only what every
 seat sees; "what Player X sees" renders the page from ``state.observation(X)`` alone (§6.2): the
 other seats' hands and strips are counts, their deals, bids and Tactics moves are told without the
-card or the slot, and no region of a hidden bid is ringed.
+card or the slot, and no region of a hidden bid is ringed. Under the map, each player's chance to win
+at every turn's Bid as the learned evaluator judges it: from public information only, so the same
+from every viewpoint (the shared chart of imperial_lab.dashboard.logkit); a click goes to the Bid clicked.
 
 The game is a game of the run the sidebar picked, a sample game played here by bots, or an uploaded
 move log (JSON Lines, imperial_lab.core.gamelog; ``imperial play --game imperial_powers --log x.jsonl``
@@ -26,11 +28,20 @@ from imperial_lab.core.games.imperial_powers.steps import step_text
 from imperial_lab.core.games.imperial_powers.words import who
 from imperial_lab.dashboard.games.imperial_powers.boardview import piles_line, players_table, powers_of, show_map, view_of
 from imperial_lab.dashboard.games.imperial_powers.replay import Replay, Snapshot
-from imperial_lab.dashboard.logkit import LogChooser
+from imperial_lab.dashboard.logkit import ChanceWords, LogChooser
 
 STEP_KEY, SHOWN_KEY, VIEW_KEY, JUMP_KEY = "ip_step", "ip_shown", "ip_viewpoint", "ip_jump"
 CHOOSER = LogChooser("ip", "imperial_powers", "ip_games", "imperial_lab.dashboard.games.imperial_powers.replay",
                      players=(3, 4, 5), default_players=1)
+
+
+def _turn(k: int, action: int, mover: int) -> str:
+    """Step k of the chance line (a Bid begins; the swing to the next: the whole turn) as its turn: "Turn 3"."""
+    return f"Turn {k + 1}"
+
+
+# The chance line's steps: the start of every turn's Bid, every hand dealt (the evaluator's checkpoints).
+CHANCE_WORDS = ChanceWords("turn (at its Bid)", "at the start of every turn's Bid", _turn)
 
 
 # ----- the step controls and the views (a fragment) -----
@@ -97,7 +108,7 @@ def explorer(replay: Replay) -> None:
                   "that moment (§6.2)")
     snapshot = replay.snapshots[st.session_state[STEP_KEY]]
     st.session_state[SHOWN_KEY] = snapshot.index
-    views(snapshot, last, st.session_state[VIEW_KEY])
+    views(snapshot, last, st.session_state[VIEW_KEY], replay)
 
 
 def heading(snapshot: Snapshot, last: int, view: dict) -> str:
@@ -107,7 +118,9 @@ def heading(snapshot: Snapshot, last: int, view: dict) -> str:
     return f"Step {snapshot.index} of {last} · {actor} · {snapshot.stage}"
 
 
-def views(snapshot: Snapshot, last: int, viewer) -> None:
+def views(snapshot: Snapshot, last: int, viewer, replay: Replay | None = None) -> None:
+    """The step through ``viewer``'s eyes: its words, the map, the chances to win under it (of
+    ``replay``'s game: public, the same for every viewer), the players."""
     view = view_of(snapshot.state, viewer)
     st.subheader(heading(snapshot, last, view), anchor=False)
     if snapshot.terminal:
@@ -116,6 +129,10 @@ def views(snapshot: Snapshot, last: int, viewer) -> None:
     words.markdown(step_text(snapshot.text, snapshot.player, snapshot.events, context_of(view), viewer))
     side.caption(f"Seen as {seeing(viewer)}. {piles_line(view)}")
     show_map(view, changed_regions(snapshot.events, context_of(view), viewer))
+    if replay is not None:
+        public = powers_of(view_of(replay.snapshots[-1].state, PUBLIC))  # the powers chosen: public
+        CHOOSER.show_chances(replay, snapshot.index, STEP_KEY, CHANCE_WORDS,
+                             names=[who(seat, public) for seat in range(replay.players)])
     st.markdown(f"**Players** ({REFERENCE.link('§1.1', 'powers')}, {REFERENCE.link('§5.6', 'VP')}, "
                 f"{REFERENCE.link('§6.2', 'what is hidden')})\n\n{players_table(view)}", unsafe_allow_html=True)
 
