@@ -2,7 +2,8 @@
 games (well-formed, every stack's top tile with its facing and height, every front cube, no peeking
 hiding what lies under the tops), every event in words with a section of the rules reference, and
 through Streamlit's AppTest the explorer stepping an uploaded log, the Rules page, and the Play page:
-a game played to the end against random bots, undo, a reload, save and resume (a bad upload changes
+each player's chance to win under the board (its steps matched to the explorer's, nothing hidden
+named), a game played to the end against random bots, undo, a reload, save and resume (a bad upload changes
 nothing), the bots watched move by move, and hot-seat, where the device is handed over and no person
 ever sees another's hand (§7.2), nor after a reload or a resume. AppTest drives ``imperial_lab.dashboard.app.run``
 and switches to the page before its first run, so no first-start dataset is played."""
@@ -10,14 +11,17 @@ and switches to the page before its first run, so no first-start dataset is play
 from __future__ import annotations
 
 import io
+import json
 import re
 import xml.etree.ElementTree as ET
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from imperial_lab.core.analysis import big_swings, swing_words, win_chance_line
 from imperial_lab.core.bots import make_bot
 from imperial_lab.core.gamelog import write_log
+from imperial_lab.dashboard import logkit
 from imperial_lab.dashboard.games.imperia.boardview import board_svg
 from imperial_lab.core.games.imperia.words import tile_words
 from imperial_lab.core.games.imperia.explain import explain
@@ -175,6 +179,67 @@ def test_the_explorer_says_which_line_of_a_log_is_bad(home):
     assert not at.exception and "line 6" in at.error[0].value and "not the one to decide" in at.error[0].value
     at.button(key="imperia_last").click().run()
     assert texts(at.subheader)[0].startswith("Step 4 of 4 · ")  # the four good actions
+
+
+def chance_chart(at: AppTest) -> dict:
+    """The figure of the explorer's one Plotly chart, the chances to win."""
+    charts = at.get("plotly_chart")
+    assert len(charts) == 1
+    return json.loads(charts[0].proto.spec)
+
+
+def test_the_explorer_draws_each_players_chance_to_win_after_every_placement_turn(home):
+    text = log_text(4, 3)
+    line = win_chance_line(text.splitlines())
+    actions, chances = [row[1] for row in line], [row[3] for row in line]
+    at = open_page("imperia_explorer.py")
+    at.file_uploader(key="imperia_upload").upload("game.jsonl", text.encode()).run()
+    figure = chance_chart(at)
+    seats = [t for t in figure["data"] if t["name"] != "big swing"]
+    assert [t["name"] for t in seats] == [who(seat) for seat in range(4)]  # one line per seat, its colour
+    assert seats[0]["y"] == pytest.approx([row[0] for row in chances]) and seats[0]["x"] == list(range(len(line)))
+    marked = [t for t in figure["data"] if t["name"] == "big swing"]
+    assert (marked[0]["x"] if marked else []) == big_swings(chances)
+    assert not figure["layout"].get("shapes")  # before the first placement turn: no step marked
+    assert any("after every placement turn, as the lab's learned evaluator judges it (public information only"
+               in c.value for c in at.caption)
+    assert f"The chances to win begin at the first placement turn (step {actions[0]})." in page_text(at)
+    at.slider(key="imperia_step").set_value(actions[0]).run()
+    assert chance_chart(at)["layout"]["shapes"][0]["x0"] == 0
+    assert "**Chances to win at the first placement turn:** Player A (red) " in page_text(at)
+    here = actions[5] + 1  # inside the sixth placement turn: the chance at its start
+    at.slider(key="imperia_step").set_value(here).run()
+    assert chance_chart(at)["layout"]["shapes"][0]["x0"] == 5
+    swing = swing_words(f"Player {'ABCD'[line[4][2]]}'s placement turn 5", chances[4], chances[5])
+    assert f"**The swing up to here:** {swing}." in page_text(at)
+    peeking = chance_chart(at)
+    at.toggle(key="imperia_no_peeking").set_value(True).run()
+    assert chance_chart(at) == peeking  # public information only: the same line either way
+    assert not re.search(r"general|cavalry|infantry|warlord|gen/|cav/|inf/", json.dumps(peeking))  # no tile named
+    at.button(key="imperia_last").click().run()
+    assert chance_chart(at)["layout"]["shapes"][0]["x0"] == len(line) - 1
+    assert "the end of the game" in json.dumps(chance_chart(at)) and 1.0 in chances[-1]
+
+
+def test_a_chance_steps_explorer_step_and_a_click_go_both_ways():
+    actions = [21, 23, 25, 28, 140]
+    assert [logkit.step_at(actions, i) for i in (0, 20, 21, 22, 23, 27, 28, 139, 140, 500)] == \
+        [None, None, 0, 0, 1, 2, 3, 3, 4, 4]
+    assert logkit.clicked_action([{"x": 2, "y": 0.3, "curve_number": 0}], actions) == 25
+    assert logkit.clicked_action([{"x": 4}], actions) == 140 and logkit.clicked_action([], actions) is None
+    for k, action in enumerate(actions):  # a click goes to the step, and the step shows the point clicked
+        assert logkit.step_at(actions, logkit.clicked_action([{"x": k}], actions)) == k == \
+            logkit.step_at(actions, action)
+
+
+def test_a_game_without_an_evaluator_has_no_chance_line(monkeypatch):
+    import imperial_lab.core.bots
+
+    text = log_text(2, 5)
+    assert logkit.chance_line("imperia", "too-short", text, 3) is None  # stops before the first placement turn
+    assert logkit.chance_line("imperia", "whole", text)[-1][3] in ([1.0, 0.0], [0.0, 1.0], [0.5, 0.5])
+    monkeypatch.setattr(imperial_lab.core.bots, "has_evaluator_part", lambda owner: False)
+    assert logkit.chance_line("imperia", "no-evaluator", text) is None
 
 
 # ----- the Play page -----

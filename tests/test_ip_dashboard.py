@@ -3,7 +3,8 @@ of random games (well-formed, ten regions, a bar per seat, the Leader or "no lea
 words with a section of the rules reference, and what a seat may see (RULES.md §6.2): a seat's view,
 the explorer's step words and the text module's event lines never name another seat's hidden cards or
 the slots of its bids. Through Streamlit's AppTest: the explorer opening a sample, an uploaded log and
-a game of the catalogue, stepping and jumping, a bad log giving one error line, the viewpoint mode; the
+a game of the catalogue, stepping and jumping, a bad log giving one error line, the viewpoint mode, each
+player's chance to win under the map (the same from every viewpoint, naming nothing hidden); the
 Play page started, played, undone and reloaded, its bid "the rest too", and hot-seat, where no person
 sees another's hand, nor after a resume or a reload; the Rules page and its section links. AppTest
 drives ``imperial_lab.dashboard.app.run`` and switches to the page before its first run, so no first-start dataset
@@ -19,16 +20,17 @@ import xml.etree.ElementTree as ET
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from imperial_lab.core.analysis import win_chance_line
 from imperial_lab.core.bots import RandomBot
 from imperial_lab.core.gamelog import write_log
 from imperial_lab.core.games.imperial_powers import texts
 from imperial_lab.core.games.imperial_powers.explain import (EVERYTHING, PUBLIC, action_plain, action_words,
                                                           changed_regions, context_of, explain, rules_of)
-from imperial_lab.dashboard.games.imperial_powers.boardview import map_svg, players_table, view_of
+from imperial_lab.dashboard.games.imperial_powers.boardview import map_svg, players_table, powers_of, view_of
 from imperial_lab.dashboard.games.imperial_powers.replay import replay_text
 from imperial_lab.core.games.imperial_powers.rules_text import REFERENCE
 from imperial_lab.core.games.imperial_powers.steps import step_text
-from imperial_lab.core.games.imperial_powers.words import card_name, dev_label, region_name
+from imperial_lab.core.games.imperial_powers.words import card_name, dev_label, region_name, who
 from imperial_lab.core.play import play_game
 from imperial_lab.core.registry import plugin
 from imperial_lab.core.session import PlaySession
@@ -338,6 +340,45 @@ def test_the_viewpoint_mode_shows_only_what_the_seat_sees(home):
     snapshot = replay.snapshots[at.session_state["ip_shown"]]
     page = page_text(at)
     assert [name for name in hidden_from(snapshot.state, 0) if name in page]  # everything: the cards are there
+
+
+def chance_chart(at: AppTest) -> dict:
+    """The figure of the explorer's one Plotly chart, the chances to win."""
+    charts = at.get("plotly_chart")
+    assert len(charts) == 1
+    return json.loads(charts[0].proto.spec)
+
+
+def test_the_chance_line_is_drawn_at_every_bid_the_same_from_every_viewpoint(home):
+    text = log_text(4, 3)
+    replay = replay_text(text)
+    line = win_chance_line(text.splitlines())
+    powers = powers_of(view_of(replay.snapshots[-1].state, PUBLIC))
+    at = upload(open_page("ip_explorer.py"), text)
+    figure = chance_chart(at)
+    seats = [t for t in figure["data"] if t["name"] != "big swing"]
+    assert [t["name"] for t in seats] == [who(seat, powers) for seat in range(4)]  # one line per seat
+    assert seats[2]["y"] == pytest.approx([row[3][2] for row in line])
+    assert [replay.snapshots[row[1]].stage for row in line[:3]] == ["Turn 1 · Bid", "Turn 2 · Bid", "Turn 3 · Bid"]
+    assert any("at the start of every turn's Bid, as the lab's learned evaluator judges it (public information "
+               "only" in c for c in texts_of(at.caption))
+    stages = [label for label, _ in replay.stages]
+    run(at.selectbox(key="ip_jump").set_value(stages.index("Turn 2 · Bid")))  # every hand full
+    for _ in range(3):
+        run(at.button(key="ip_next").click())  # into the Bid: the chance at its start
+    assert chance_chart(at)["layout"]["shapes"][0]["x0"] == 1 and "**The swing up to here:** " in page_text(at)
+    assert "Turn 1: " in page_text(at)  # the swing of the first turn
+    shown = {}
+    for viewer in (EVERYTHING, PUBLIC, 0, 2):
+        run(at.radio(key="ip_viewpoint").set_value(viewer))
+        shown[viewer] = chance_chart(at)
+        snapshot = replay.snapshots[at.session_state["ip_shown"]]
+        words = json.dumps(shown[viewer]) + page_text(at)
+        hidden = hidden_from(snapshot.state, viewer)
+        assert viewer == EVERYTHING or hidden and not [name for name in hidden if name in words], viewer
+    assert all(figure == shown[EVERYTHING] for figure in shown.values())  # public information only
+    everything = hidden_from(replay.snapshots[at.session_state["ip_shown"]].state, 0)
+    assert not [name for name in everything if name in json.dumps(shown[EVERYTHING])]  # the chart names no card
 
 
 def test_a_game_of_the_catalogue_opens_when_ip_games_has_logs(home):
