@@ -87,7 +87,7 @@ GLOSSARY = {
                      "calculation on the shares seen so far).",
     "the ladder": "The same setup played by ever stronger players: random bots, the heuristic bot at "
                   "temperature t=1, 0.3, 0.1 and 0 (the less randomness in its choices, the stronger it plays), "
-                  "then the strongest bot the lab has.",
+                  "then a stronger bot that looks ahead.",
     "grows / shrinks / flips": "How a seat's edge changes as the players get stronger: a slope tested along the "
                                "ladder, or a seat shown above its share with some players and below with others.",
     "gap": "The best seat's share minus the worst seat's; its interval follows from the seats' intervals.",

@@ -141,7 +141,7 @@ def test_search_is_deterministic_keeps_the_fairest_worst_case_and_validates_on_f
     for spec in TWO:
         assert best["validation"]["lineups"][spec] == fair_setups.play_seat_games(config, [spec] * 4, 5, 4, 3)
     assert best["verdict"] == fair_setups.overall_verdict(best["validation"])
-    assert result["search_games"] == 0  # the ladder's search bot not played
+    assert result["search_games"] == 0  # the ladder's top rung not played
 
 
 def test_the_default_line_ups_are_the_ladder_without_its_search_bot():

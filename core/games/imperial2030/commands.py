@@ -44,7 +44,7 @@ def add_commands(sub, setups_sub) -> None:
     fair.add_argument("--players", type=player_count, default=4, help="players, 2-6 (default 4)")
     fair.add_argument("--lineups", metavar="SPECS",
                       help="the line-ups to be fair under, each a bot in every seat, comma-separated (default: the "
-                           "ladder's rungs but its search bot: random and the heuristic at temperatures 1, 0.3, "
+                           "ladder's rungs but its top: random and the heuristic at temperatures 1, 0.3, "
                            "0.1, 0); heuristic or random bots only")
     fair.add_argument("--candidates", type=bounded(MAX_CANDIDATES), required=True,
                       help=f"candidate distributions, 1..{MAX_CANDIDATES:,}")
@@ -62,7 +62,7 @@ def add_commands(sub, setups_sub) -> None:
                       help="try the kept candidate with its first investor-card holder keeping 0, 1 or 2m less, "
                            "on --final-games fresh games each, and validate the fairest")
     fair.add_argument("--search-games", type=bounded(MAX_GAMES), metavar="S",
-                      help="validate on S games of the ladder's top rung too, a search bot (minutes a game)")
+                      help="validate on S games of the ladder's top rung too (greedy in every seat: seconds a game)")
     fair.add_argument("--margin", type=float, metavar="SHARE",
                       help="a seat within this share of its fair share is fair enough (default 0.03: 3 points)")
     fair.add_argument("--save", metavar="NAME", help="write the best candidate as a new setup NAME.json "

@@ -25,7 +25,7 @@ bonds, the offsets, the cash, the handicap), distinct from each other. Each pass
 ``check_setup``, the checks of ``setups.read_setup_file`` on the document in memory.
 
 **Measure.** Every candidate plays the same N games under each line-up (a bot in every seat; by
-default the strength ladder's rungs but its search bot: random, and the heuristic at temperatures 1,
+default the strength ladder's rungs but its top: random, and the heuristic at temperatures 1,
 0.3, 0.1 and 0, imperial_lab.core.ladder), without rotating the seats (the seats are what is measured):
 game k is played with seed ``imperial_lab.core.simulate.game_seed(seed, k)`` and seat p's bot is
 ``make_bot(spec, 100 * game_seed + p)``, like ``imperial simulate``, so ``imperial play --setup FILE
@@ -39,7 +39,7 @@ margin (fair, unfair, or not enough games).
 smallest (the worst case over the line-ups; ties: the smaller mean of the line-ups' largest edges,
 then the lower index). The best of K on the same games looks fairer than it is (the winner's curse:
 its small edges are partly luck), so it is measured again on M fresh games of every line-up, and
-of the ladder's top rung (a search bot: few games, ``search_games``), and those are the figures of
+of the ladder's top rung (a slow bot: few games, ``search_games``), and those are the figures of
 the result and of ``--save``. Two optional stages come before: a final round (the F fairest play G
 fresh games of each line-up, and the fairest on those is kept) and the tuning of the kept
 structure's handicap (0, 1 and 2m, G fresh games each). Each stage plays the next block of game
@@ -69,7 +69,7 @@ from imperial_lab.core.jsonio import clip
 MAX_CANDIDATES = 1_000
 MAX_GAMES = 100_000  # per candidate, and of the validation
 MIN_PLAYERS, MAX_PLAYERS = 2, 6  # what custom setups allow
-SEARCH_BOTS = ("random", "heuristic")  # a search bot plays about a second a decision: far too slow for a search
+SEARCH_BOTS = ("random", "heuristic")  # a bot that looks ahead plays seconds to minutes a game: too slow for a search
 NAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")  # the dashboard's setup names (dashboard/games/imperial2030/setup_table.py)
 GOVERNING_BONDS = (3, 4, 5)  # bond numbers: 6m, 9m, 12m
 MINOR_BONDS = (1, 2, 3)  # 2m, 4m, 6m
@@ -282,7 +282,7 @@ def check_count(value, high: int, where: str) -> int:
 
 def check_lineups(text) -> list[str]:
     """The canonical specs of ``--lineups`` (a comma list or a list, each a bot in every seat; None: the
-    ladder's rungs but its search bot), random and heuristic bots only: a search bot is far too slow
+    ladder's rungs but its top), random and heuristic bots only: a bot that looks ahead is far too slow
     for the thousands of games of a search (the validation plays the ladder's top rung itself)."""
     if text is None:
         return [spec for spec in ladder.rungs() if not ladder.searches(spec)]
@@ -291,7 +291,7 @@ def check_lineups(text) -> list[str]:
         name, _ = parse_bot_spec(spec, "--lineups")
         if name not in SEARCH_BOTS:
             raise SetupError(f"--lineups: {clip(spec)}: a search plays {' or '.join(SEARCH_BOTS)} bots only ({name} "
-                             f"plays about a second a decision: far too slow for thousands of games)")
+                             f"looks ahead: far too slow for thousands of games)")
     return list(dict.fromkeys(specs))
 
 
@@ -373,10 +373,10 @@ def search(players: int, lineups, count: int, games: int, seed: int, validate: i
            finalists: int = 1, final_games: int | None = None, tune_handicap: bool = False, search_games: int = 0,
            margin: float | None = None, progress: bool = True, on_progress=None) -> dict:
     """Propose ``count`` candidates and play ``games`` games of each under every line-up of ``lineups``
-    (a bot in every seat each; None: the ladder's rungs but its search bot), keep the one whose worst
+    (a bot in every seat each; None: the ladder's rungs but its top), keep the one whose worst
     seat under its worst line-up is nearest its fair share, and validate it on ``validate`` (default
     ``games``) fresh games of every line-up, and ``search_games`` of the ladder's top rung when that
-    is a search bot (0: not played). Writes nothing.
+    bot looks ahead (0: not played). Writes nothing.
 
     With ``finalists`` F > 1 the F fairest of that first round play ``final_games`` (default ``games``)
     fresh games of each line-up, and the fairest on those is kept. With ``tune_handicap`` the kept

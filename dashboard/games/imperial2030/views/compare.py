@@ -36,7 +36,7 @@ REPLICATED_KEY = "compare_replicated"  # replicates just played: the rerun compa
 GOVERNMENTS_KEY = "compare_governments"  # the lazy expanders: open, their figures are drawn
 PER_GAME_KEY = "compare_per_game"
 ROTATING = "one search seat (rotating) among heuristics"
-STRONG = "the win-chance bot (greedy) in every seat"  # the strongest line-up the page can play in minutes
+STRONG = "the win-chance bot (greedy) in every seat"  # the ladder's top: the strongest it can play in minutes
 STRONG_SPEC = "greedy"
 MODEL_ROW = "start chance (model)"  # the share table's row of a setup's start chances (fits the line-up column)
 # Short names of the tests in the tables (imperial_lab.core.compare's metric ids).
@@ -55,9 +55,10 @@ CELL_COLUMNS = {"setup": st.column_config.TextColumn("setup", width=130),
 # ----- playing a new comparison -----
 
 def rung_choices() -> dict[str, str]:
-    """The form's line-ups: each rung of the ladder in words -> its spec, then the strong line-up (the
-    learned evaluator's greedy bot in every seat) and the rotating search seat."""
-    return {ladder.rung_words(spec): spec for spec in ladder.rungs()} | {STRONG: STRONG_SPEC, ROTATING: ROTATING}
+    """The form's line-ups: each rung of the ladder in words -> its spec (its top, the learned evaluator's
+    greedy bot in every seat, as the strong line-up), then the rotating search seat."""
+    rungs = {ladder.rung_words(spec): spec for spec in ladder.rungs()}
+    return {(STRONG if spec == STRONG_SPEC else words): spec for words, spec in rungs.items()} | {ROTATING: ROTATING}
 
 
 def new_comparison(catalog) -> None:
