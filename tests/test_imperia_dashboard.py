@@ -33,6 +33,7 @@ from imperial_lab.core.play import play_game
 from imperial_lab.dashboard.pages import sections as navigation
 from imperial_lab.dashboard.playkit import PERSON
 from tests.lab_fixtures import open_page
+from tests.chart_support import chance_chart, seat_lines
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -181,13 +182,6 @@ def test_the_explorer_says_which_line_of_a_log_is_bad(home):
     assert texts(at.subheader)[0].startswith("Step 4 of 4 · ")  # the four good actions
 
 
-def chance_chart(at: AppTest) -> dict:
-    """The figure of the explorer's one Plotly chart, the chances to win."""
-    charts = at.get("plotly_chart")
-    assert len(charts) == 1
-    return json.loads(charts[0].proto.spec)
-
-
 def test_the_explorer_draws_each_players_chance_to_win_after_every_placement_turn(home):
     text = log_text(4, 3)
     line = win_chance_line(text.splitlines())
@@ -195,7 +189,7 @@ def test_the_explorer_draws_each_players_chance_to_win_after_every_placement_tur
     at = open_page("imperia_explorer.py")
     at.file_uploader(key="imperia_upload").upload("game.jsonl", text.encode()).run()
     figure = chance_chart(at)
-    seats = [t for t in figure["data"] if t["name"] != "big swing"]
+    seats = seat_lines(figure)
     assert [t["name"] for t in seats] == [who(seat) for seat in range(4)]  # one line per seat, its colour
     assert seats[0]["y"] == pytest.approx([row[0] for row in chances]) and seats[0]["x"] == list(range(len(line)))
     marked = [t for t in figure["data"] if t["name"] == "big swing"]

@@ -38,6 +38,7 @@ from imperial_lab.core.simulate import simulate
 from imperial_lab.dashboard.pages import sections as navigation
 from imperial_lab.dashboard.playkit import PERSON
 from tests.lab_fixtures import open_page
+from tests.chart_support import chance_chart, seat_lines
 
 GAME = "imperial_powers"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -342,13 +343,6 @@ def test_the_viewpoint_mode_shows_only_what_the_seat_sees(home):
     assert [name for name in hidden_from(snapshot.state, 0) if name in page]  # everything: the cards are there
 
 
-def chance_chart(at: AppTest) -> dict:
-    """The figure of the explorer's one Plotly chart, the chances to win."""
-    charts = at.get("plotly_chart")
-    assert len(charts) == 1
-    return json.loads(charts[0].proto.spec)
-
-
 def test_the_chance_line_is_drawn_at_every_bid_the_same_from_every_viewpoint(home):
     text = log_text(4, 3)
     replay = replay_text(text)
@@ -356,7 +350,7 @@ def test_the_chance_line_is_drawn_at_every_bid_the_same_from_every_viewpoint(hom
     powers = powers_of(view_of(replay.snapshots[-1].state, PUBLIC))
     at = upload(open_page("ip_explorer.py"), text)
     figure = chance_chart(at)
-    seats = [t for t in figure["data"] if t["name"] != "big swing"]
+    seats = seat_lines(figure)
     assert [t["name"] for t in seats] == [who(seat, powers) for seat in range(4)]  # one line per seat
     assert seats[2]["y"] == pytest.approx([row[3][2] for row in line])
     assert [replay.snapshots[row[1]].stage for row in line[:3]] == ["Turn 1 · Bid", "Turn 2 · Bid", "Turn 3 · Bid"]
