@@ -261,9 +261,7 @@ def action_hint(state, action, seed: int = 0) -> dict:
     rng = random.Random(seed)
     policy = heuristic_policy(state, rng)
     before = model.win_chances(after_moves(state, None, policy, rng))[me]
-    rng = random.Random(seed)
-    policy = heuristic_policy(state, rng)
-    chance = action_values(state, [action], policy, rng)[0]
+    chance = chance_after(state, action, seed)
     move = model.part.move_words(state, action)
     if abs(chance - before) < 0.005:
         words = f"{move}: your chance stays at {before:.0%}"
@@ -272,12 +270,19 @@ def action_hint(state, action, seed: int = 0) -> dict:
     return {"before": before, "after": chance, "words": words}
 
 
+def chance_after(state, action, seed: int = 0) -> float:
+    """The deciding seat's chance to win after ``action``, its turn played on by the heuristic seeded
+    with ``seed`` (the same draws whatever the action, so two actions' chances compare)."""
+    rng = random.Random(seed)
+    return action_values(state, [action], heuristic_policy(state, rng), rng)[0]
+
+
 def bot_choice(state, seed: int = 0) -> tuple:
     """What the win-chance bot (``greedy``, seeded with ``seed``) would play in ``state``, and the deciding
-    seat's chance after it judged as ``action_hint`` judges a move (the same seed, so the same draws for
-    the turn played on): comparable with a person's move in that position."""
+    seat's chance after it judged as ``action_hint`` judges a move (``chance_after``, the same seed):
+    comparable with a person's move in that position."""
     action = GreedyBot(seed).decide(state, state.legal_actions())
-    return action, action_hint(state, action, seed)["after"]
+    return action, chance_after(state, action, seed)
 
 
 def hint_words(best: str, best_value: float | None, played: str | None, played_value: float | None) -> str:
