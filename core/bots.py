@@ -52,13 +52,13 @@ class RandomBot:
 
 
 BOTS: dict[str, type] = {"random": RandomBot}  # the bots of every game
-EVALUATOR_BOTS: dict = {}  # the bots of every game with a learned evaluator: greedy, search (docs/evaluator.md)
+EVALUATOR_BOTS: dict = {}  # the bots of every game with a learned evaluator: greedy, rollout, search (docs/evaluator.md)
 _MISSING: dict[str, str] = {}  # bots that could not be loaded, and why (named when one is asked for)
 
 
 def bot_classes(game: str | None = None) -> dict:
     """The bots of ``game``: BOTS, the search bot ``mcts`` when core/mcts.py provides ``MCTSBot``, the
-    bots on the learned evaluator (``greedy``, ``search``) when the game has one, and the game's own bots. mcts is imported only here, so ``import imperial_lab.core.bots`` stays light, and a missing or
+    bots on the learned evaluator (``greedy``, ``rollout``, ``search``) when the game has one, and the game's own bots. mcts is imported only here, so ``import imperial_lab.core.bots`` stays light, and a missing or
     broken core/mcts.py costs only that bot."""
     if "mcts" not in BOTS and "mcts" not in _MISSING:
         try:
@@ -73,7 +73,9 @@ def bot_classes(game: str | None = None) -> dict:
         except ImportError as exc:  # numpy missing
             _MISSING["greedy"] = f"core/evaluator.py cannot be loaded: {exc}"
         else:
-            EVALUATOR_BOTS["greedy"] = GreedyBot
+            from imperial_lab.core.rollout import RolloutBot
+
+            EVALUATOR_BOTS["greedy"], EVALUATOR_BOTS["rollout"] = GreedyBot, RolloutBot
     owner = plugin(game)
     judged = EVALUATOR_BOTS if has_evaluator_part(owner) else {}
     return {**BOTS, **judged, **{name: owner.bot_class(name) for name in owner.bots}}

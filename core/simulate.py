@@ -303,8 +303,15 @@ def _run_here_and_on_local_cluster(tasks: list[dict], on_done, workers: int) -> 
     so the last chunks go to whichever process is free. Progress (``on_done``) is reported from the
     main thread only, between games.
     """
+    from threadpoolctl import threadpool_limits
+
     chunks = _Chunks(tasks)
     _import_before_fork(tasks[0])
+    # One BLAS thread in this process while the cluster forks its workers from another thread: a fork
+    # in the middle of a multi-threaded OpenBLAS call here (the evaluator of greedy or search) copies
+    # the held lock of OpenBLAS's thread server into the child, which then waits on it for ever (seen
+    # once: a worker idle, the run hanging). The evaluator's products are too small to gain from threads.
+    blas = threadpool_limits(limits=1, user_api="blas")
     feeder = threading.Thread(target=_feed_local_cluster, args=(chunks, workers - 1), name="simulate-dask",
                               daemon=True)
     feeder.start()
@@ -330,6 +337,7 @@ def _run_here_and_on_local_cluster(tasks: list[dict], on_done, workers: int) -> 
     finally:
         chunks.stop.set()
         feeder.join()
+        blas.restore_original_limits()
 
 
 def _worker_failure(exc: BaseException) -> BaseException:

@@ -119,10 +119,25 @@ def test_a_game_of_a_run_can_be_played_again_with_imperial_play(reference, capsy
 def test_a_local_dask_cluster_gives_the_same_tables(reference, tmp_path, monkeypatch):
     """Two workers: this process plays from the start and one Dask worker joins when it is up. This
     process's first game waits here (the worker imports imperial_lab.core.simulate afresh, unpatched) until the
-    worker has finished a chunk, so that both play chunks however long the cluster takes to start."""
-    folder, here = tmp_path / "batch", []
-    monkeypatch.setattr(simulate_module, "record_game", record_after_a_worker_chunk(folder, here))
+    worker has finished a chunk, so that both play chunks however long the cluster takes to start.
+    Meanwhile this process's BLAS runs on one thread (a fork during a multi-threaded OpenBLAS call
+    can leave the worker waiting for ever), and afterwards on as many as before."""
+    import numpy  # noqa: F401  (loads OpenBLAS, so that the count before is its own)
+    from threadpoolctl import threadpool_info
+
+    def blas_threads() -> set:
+        return {pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"}
+
+    folder, here, during, before = tmp_path / "batch", [], [], blas_threads()
+    recorder = record_after_a_worker_chunk(folder, here)
+
+    def record(*args, **kwargs):
+        during.append(blas_threads())
+        return recorder(*args, **kwargs)
+
+    monkeypatch.setattr(simulate_module, "record_game", record)
     result = simulate(folder, **RUN, workers=2, progress=False)
+    assert during and all(threads <= {1} for threads in during) and blas_threads() == before
     assert result["played_chunks"] == CHUNKS
     assert_same_tables(folder, reference)
     assert 0 < len(here) < RUN["games"] and len(here) % RUN["chunk_size"] == 0, here  # whole chunks on both sides

@@ -1,0 +1,184 @@
+"""The rollout bot (docs/search.md, "The rollout bot"): each candidate move played on many times to
+the end of the game, the way a backgammon program "rolls out" a position.
+
+For one decision of seat ``me``:
+
+1. **Candidates.** The heuristic's choice and, when there are more than ``width`` legal actions, the
+   ``width - 1`` others the evaluator rates best after one heuristic playout to its next checkpoint
+   (``greedy``'s values); otherwise every legal action.
+2. **Rollouts in batches.** A batch draws one seed: a determinisation (``resample``: what ``me``
+   cannot see is dealt again) and the draws of the heuristic and of chance. Every candidate still in
+   the race is applied to a copy of it and played on by the heuristic for every seat, to the end of
+   the game (or through ``turns`` checkpoints, where the evaluator judges it). All candidates of a
+   batch make the same draws (common random numbers): their results differ by what the moves do,
+   not by the luck of their rollouts.
+3. **Sequential halving.** After 2, 4, 8, ... batches the worse half of the candidates drops out
+   (the heuristic's choice stays), so the budget goes to the moves that might be best.
+4. **Choice.** The candidate with the best mean result, if its gain over the heuristic's choice,
+   paired batch by batch, is more than ``z`` standard errors; otherwise the heuristic's choice.
+
+Why: the evaluator's differences between the moves of one position follow the rollouts' only
+loosely (docs/search.md, "Why rollouts"), so a search that trusts them deviates from the heuristic
+where it should not; rollouts to the end judge a move by how games actually end.
+
+Budget: ``seconds`` (default 1) per decision, or ``playouts`` (rollouts in all, the screen not
+counted) alone, reproducible for a seed. A decision with one legal action is returned at once.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from imperial_lab.core.errors import SetupError
+
+DEFAULT_SECONDS = 1.0
+DEFAULT_WIDTH = 8  # candidates kept after the evaluator's screen of a wide decision (a maneuver)
+DEFAULT_Z = 1.0  # standard errors a move must gain over the heuristic's choice to be played instead
+
+
+class RolloutBot:
+    """Rollouts with common random numbers and sequential halving (see the module docstring).
+
+    Parameters: ``seconds`` (wall clock per decision), ``playouts`` (rollouts per decision; alone it
+    makes the bot reproducible for a seed), ``turns`` (0: to the end; N: through N checkpoints, then
+    the evaluator), ``width``, ``z``, ``seed``. After a decision ``last_playouts`` and
+    ``last_seconds`` say what it cost and ``last_means`` holds each candidate's mean result.
+    """
+
+    name = "rollout"
+    # bot spec parameters (imperial_lab.core.bots): name -> (type, low, high, default)
+    PARAMS = {"seconds": (float, 0.001, 86_400.0, DEFAULT_SECONDS), "playouts": (int, 1, 10_000_000, None),
+              "turns": (int, 0, 10_000, 0), "width": (int, 2, 1_000, DEFAULT_WIDTH),
+              "z": (float, 0.0, 10.0, DEFAULT_Z)}
+
+    def __init__(self, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS, playouts: int | None = None,
+                 turns: int = 0, width: int = DEFAULT_WIDTH, z: float = DEFAULT_Z):
+        if seconds is None and playouts is None:
+            raise SetupError("rollout: give seconds or playouts")
+        self.rng = random.Random(seed)
+        self.seconds, self.playouts, self.turns, self.width, self.z = seconds, playouts, turns, width, z
+        self._heuristic = None
+        self._screen = None
+        self.last_playouts, self.last_seconds = 0, 0.0
+        self.last_means: dict = {}
+
+    @classmethod
+    def from_params(cls, params: dict, seed: int | None = None) -> RolloutBot:
+        if "playouts" in params and "seconds" not in params:
+            params = {**params, "seconds": None}
+        return cls(seed, **params)
+
+    @classmethod
+    def spec_defaults(cls, params: dict) -> dict:
+        """With ``playouts`` alone, no time budget: ``rollout:playouts=100`` is reproducible."""
+        defaults = {key: d[3] for key, d in cls.PARAMS.items()}
+        if params.get("playouts") is not None:
+            defaults["seconds"] = None
+        return defaults
+
+    def decide(self, state, legal_actions):
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        from imperial_lab.core.evaluator import heuristic_policy
+        from imperial_lab.core.mcts import Hooks
+
+        start = time.perf_counter()
+        if self._heuristic is None:
+            self._heuristic = heuristic_policy(state, self.rng)
+        hint = self._heuristic(state)
+        race = self._candidates(state, legal_actions, hint)
+        resample = Hooks(state).resample
+        results: dict = {a: [] for a in race}
+        batches, cut = 0, 2
+        while True:
+            self._batch(state, resample, race, results)
+            batches += 1
+            if self._spent(start, results):
+                break
+            if batches == cut and len(race) > 2:
+                race = _halve(race, results, hint)
+                cut *= 2
+        self.last_seconds = time.perf_counter() - start
+        self.last_means = {a: sum(r) / len(r) for a, r in results.items()}
+        return self._choice(race, results, hint)
+
+    def _candidates(self, state, legal_actions, hint) -> list:
+        """The heuristic's choice first, then the others; past ``width``, the evaluator's best."""
+        others = [a for a in legal_actions if a != hint]
+        if len(legal_actions) > self.width:
+            from imperial_lab.core.evaluator import GreedyBot
+
+            if self._screen is None:
+                self._screen = GreedyBot(self.rng.getrandbits(32))
+            values = self._screen.values(state, others)
+            ranked = sorted(range(len(others)), key=lambda i: -values[i])
+            others = [others[i] for i in ranked[: self.width - 1]]
+        return [hint, *others]
+
+    def _batch(self, state, resample, race: list, results: dict) -> None:
+        """One rollout of every candidate in the race, all from one seed."""
+        from imperial_lab.core.evaluator import heuristic_policy, judge
+
+        seed = self.rng.getrandbits(64)
+        me = state.current_player()
+        ends = []
+        for action in race:
+            rng = random.Random(seed)
+            dealt = resample(state, me, rng)
+            ends.append(play_on(dealt, action, heuristic_policy(dealt, rng), rng, self.turns))
+        for action, value in zip(race, judge(state, ends)):
+            results[action].append(value)
+
+    def _spent(self, start: float, results: dict) -> bool:
+        self.last_playouts = sum(len(r) for r in results.values())
+        if self.playouts is not None and self.last_playouts >= self.playouts:
+            return True
+        return self.seconds is not None and time.perf_counter() - start >= self.seconds
+
+    def _choice(self, race: list, results: dict, hint):
+        """The best mean, if it beats the heuristic's choice by more than ``z`` paired standard errors."""
+        best = max(race, key=lambda a: sum(results[a]))
+        if best == hint:
+            return hint
+        gains = [v - h for v, h in zip(results[best], results[hint])]
+        n = len(gains)
+        if n < 2:
+            return hint
+        mean = sum(gains) / n
+        sd = math.sqrt(sum((g - mean) ** 2 for g in gains) / (n - 1))
+        return best if mean > self.z * sd / math.sqrt(n) and mean > 0 else hint
+
+
+def _halve(race: list, results: dict, hint) -> list:
+    """The better half of the race (its candidates have run every batch so far), the heuristic's
+    choice kept."""
+    ranked = sorted(race, key=lambda a: -sum(results[a]))
+    kept = ranked[: (len(race) + 1) // 2]
+    return kept if hint in kept else [hint, *kept[:-1]]
+
+
+def play_on(state, action, policy, rng, turns: int = 0):
+    """``state`` (a copy the caller owns, building no events) after ``action``, played on by
+    ``policy`` with chance drawn from ``rng``: to the end, or with ``turns`` through that many of the
+    evaluator's checkpoints (the position then judged by the model)."""
+    from imperial_lab.core.evaluator import evaluator
+    from imperial_lab.core.mcts import applier, sample_chance
+
+    if hasattr(state, "recording"):
+        state.recording = False
+    apply = applier(state)
+    apply(state, action)
+    checkpoint = evaluator(state.game.name).part.checkpoint if turns else None
+    passed = 0
+    while not state.is_terminal():
+        if checkpoint is not None and checkpoint(state):
+            passed += 1
+            if passed >= turns:
+                break
+        if state.is_chance_node():
+            apply(state, sample_chance(state, rng))
+        else:
+            apply(state, policy(state))
+    return state

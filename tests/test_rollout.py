@@ -1,0 +1,121 @@
+"""The rollout bot (core/rollout.py, docs/search.md "The rollout bot"): legal, reproducible moves in
+every game with a playout budget; the candidates of one batch share their draws; sequential halving
+and the final choice keep the heuristic's move unless another is better by ``z`` standard errors;
+wide decisions are screened by the evaluator; rollouts run on the seat's determinisations; a
+``turns`` rollout stops at the evaluator's checkpoint."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from imperial_lab.core import evaluator as ev
+from imperial_lab.core.bots import canonical_spec, make_bot
+from imperial_lab.core.errors import SetupError
+from imperial_lab.core.mcts import Hooks
+from imperial_lab.core.play import play_game
+from imperial_lab.core.rollout import RolloutBot, _halve, play_on
+
+GAMES = {"imperial2030": 4, "imperia": 2, "imperial_powers": 4}
+
+
+def decisions(game: str, players: int, seed: int = 3, wanted=lambda n: n > 1) -> list:
+    """Positions of a heuristic game where the seat to move has ``wanted(len(legal))`` actions."""
+    found = []
+
+    def keep(state, player, action, events):
+        if not state.is_terminal() and not state.is_chance_node() and wanted(len(state.legal_actions())):
+            found.append(state.clone())
+
+    bots = [make_bot("heuristic", 10 * seed + p, game=game) for p in range(players)]
+    play_game({"game": game, "players": players}, bots, seed, record=False, on_step=keep)
+    return found
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_plays_a_legal_move_reproducibly_with_a_playout_budget(game):
+    state = min(decisions(game, GAMES[game])[5:], key=lambda s: len(s.legal_actions()))
+    legal = state.legal_actions()
+    first = make_bot("rollout:playouts=6", 7, game=game)
+    action = first.decide(state, legal)
+    again = make_bot("rollout:playouts=6", 7, game=game)
+    assert action in legal and again.decide(state, legal) == action and again.last_means == first.last_means
+    assert first.last_playouts >= 6 and set(first.last_means) <= set(legal)
+
+
+def test_a_single_legal_move_is_played_without_rollouts():
+    state = decisions("imperial2030", 4)[0]
+    bot = RolloutBot(1, playouts=8)
+    only = state.legal_actions()[:1]
+    assert bot.decide(state, only) == only[0] and bot.last_playouts == 0
+
+
+def test_the_candidates_of_one_batch_make_the_same_draws():
+    # common random numbers: a candidate's result in a batch depends on the batch's seed alone, not
+    # on which other candidates run beside it
+    state = decisions("imperial2030", 4, wanted=lambda n: 3 <= n <= 8)[2]
+    a, b, *_ = state.legal_actions()
+    resample = Hooks(state).resample
+    both, alone = {a: [], b: []}, {a: []}
+    RolloutBot(4, playouts=1)._batch(state, resample, [a, b], both)
+    RolloutBot(4, playouts=1)._batch(state, resample, [a], alone)
+    assert both[a] == alone[a]
+
+
+def test_halving_keeps_the_better_half_and_the_heuristics_move():
+    results = {"h": [0.0, 0.0], "a": [1.0, 1.0], "b": [1.0, 0.0], "c": [0.5, 0.0], "d": [0.0, 0.0]}
+    assert _halve(["h", "a", "b", "c", "d"], results, "h") == ["h", "a", "b"]
+    assert _halve(["a", "b", "h", "c"], results | {"h": [1.0, 1.0]}, "h") == ["a", "h"]
+
+
+def test_another_move_is_played_only_when_it_gains_z_standard_errors():
+    bot = RolloutBot(0, playouts=1, z=2.0)
+    steady = {"h": [0.0, 0.0, 0.0, 0.0], "a": [0.2, 0.2, 0.3, 0.3]}  # gains 0.25 with little spread
+    noisy = {"h": [0.0, 0.0, 0.0, 0.0], "a": [1.0, 0.0, 0.0, 0.0]}  # gains 0.25 once in four
+    assert bot._choice(["h", "a"], steady, "h") == "a"
+    assert bot._choice(["h", "a"], noisy, "h") == "h"
+    assert RolloutBot(0, playouts=1, z=0.0)._choice(["h", "a"], noisy, "h") == "a"
+    assert bot._choice(["h", "a"], {"h": [0.0], "a": [1.0]}, "h") == "h"  # one batch: no spread to judge
+
+
+def test_a_wide_decision_is_screened_down_to_width_candidates_by_the_evaluator():
+    state = decisions("imperial2030", 4, wanted=lambda n: n > 12)[0]
+    bot = RolloutBot(2, playouts=4, width=5)
+    bot.decide(state, state.legal_actions())
+    assert len(bot.last_means) == 5
+
+
+def test_every_batch_is_played_on_the_seats_determinisation(monkeypatch):
+    state = decisions("imperial_powers", 4, wanted=lambda n: 2 <= n <= 5)[3]
+    seen = []
+    game = state.game
+    original = game.resample
+
+    def resample(s, player, rng):
+        seen.append(player)
+        return original(s, player, rng)
+
+    monkeypatch.setattr(game, "resample", resample)
+    bot = RolloutBot(3, playouts=6)
+    bot.decide(state, state.legal_actions())
+    assert seen and set(seen) == {state.current_player()}
+    assert len(seen) == bot.last_playouts  # one determinisation for each rollout
+
+
+def test_a_rollout_of_turns_stops_at_the_evaluators_checkpoint():
+    state = decisions("imperial2030", 4, wanted=lambda n: n > 1)[4]
+    part = ev.game_part("imperial2030")
+    rng = random.Random(1)
+    end = play_on(state.clone(), state.legal_actions()[0], ev.heuristic_policy(state, rng), rng, turns=2)
+    assert part.checkpoint(end) and not end.is_terminal()
+    rng = random.Random(1)
+    assert play_on(state.clone(), state.legal_actions()[0], ev.heuristic_policy(state, rng), rng).is_terminal()
+
+
+def test_bot_specs():
+    assert canonical_spec("rollout:seconds=1") == "rollout"
+    assert make_bot("rollout:playouts=50").seconds is None  # a playout budget alone: reproducible
+    assert make_bot("rollout:seconds=0.5:playouts=50").seconds == 0.5
+    with pytest.raises(SetupError, match="seconds or playouts"):
+        RolloutBot(1, seconds=None)
