@@ -30,8 +30,12 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import TYPE_CHECKING
 
 from imperial_lab.core.errors import SetupError
+
+if TYPE_CHECKING:
+    from imperial_lab.core.evaluator import GreedyBot
 
 DEFAULT_SECONDS = 1.0
 DEFAULT_WIDTH = 8  # candidates kept after the evaluator's screen of a wide decision (a maneuver)
@@ -60,7 +64,7 @@ class RolloutBot:
         self.rng = random.Random(seed)
         self.seconds, self.playouts, self.turns, self.width, self.z = seconds, playouts, turns, width, z
         self._heuristic = None
-        self._screen = None
+        self._screen: GreedyBot | None = None
         self.last_playouts, self.last_seconds = 0, 0.0
         self.last_means: dict = {}
 

@@ -51,7 +51,7 @@ SEARCH_DASK_MIN_GAMES = 4  # a search bot's game takes tens of seconds: a cluste
 _PLAYING = threading.Lock()
 # Slow bots: those that search (seconds a decision) and the learned evaluator's greedy bot (seconds a
 # game): their cells get fewer games (search_games), in short chunks.
-SEARCH_BOTS = ("mcts", "search", "greedy")
+SEARCH_BOTS = ("mcts", "search", "rollout", "greedy")
 SEARCH_BUDGET = "mcts:playouts=50"  # the search seat's default spec
 SEARCH_GAMES = 60  # per cell with a search bot: its intervals are wider than the other cells'
 CONTROL_BOT = "random"  # the control line-up: random bots in every seat

@@ -33,6 +33,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from threadpoolctl import threadpool_limits  # noqa: E402
+
 from imperial_lab.core.bots import make_bot, parse_bot_list  # noqa: E402
 from imperial_lab.core.play import play_game  # noqa: E402
 from imperial_lab.core.stats import wilson  # noqa: E402
@@ -111,8 +113,8 @@ def percentiles(cpu_ms: list[float]) -> dict:
 def shares_of(stats) -> dict:
     """Where a bot's time goes, from cProfile's statistics: the evaluator (the cumulative time of the
     features and the model), the heuristic (of its ``decide``: the prior and the playouts to the next
-    checkpoint), the tree (core/mcts.py's own time) and the engine with the rest (the rules, clones,
-    redeals, builtins)."""
+    checkpoint), the tree (the search's own code: core/mcts.py, core/rollout.py) and the engine with
+    the rest (the rules, clones, redeals, builtins)."""
     total = sum(entry[2] for entry in stats.values())
     parts = {"evaluator": 0.0, "heuristic": 0.0, "tree": 0.0}
     for (filename, _, function), (_, _, tottime, cumtime, _) in stats.items():
@@ -120,7 +122,7 @@ def shares_of(stats) -> dict:
             parts["evaluator"] += cumtime
         elif filename.endswith("heuristic.py") and function == "decide":
             parts["heuristic"] += cumtime
-        elif filename.endswith("mcts.py"):
+        elif filename.endswith(("mcts.py", "rollout.py")):
             parts["tree"] += tottime
     parts["engine and the rest"] = max(total - sum(parts.values()), 0.0)
     return {k: round(v / (total or 1.0), 3) for k, v in parts.items()}
@@ -183,7 +185,9 @@ def main(argv=None) -> int:
     load0 = os.getloadavg()
     out = open(args.out, "a") if args.out else None
     rows = []
-    with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+    # One BLAS thread a process: the evaluator's products are small, and two threads in each of two
+    # workers would only fight over the two cores (the workers inherit the limit when forked).
+    with threadpool_limits(limits=1, user_api="blas"), multiprocessing.get_context("fork").Pool(args.workers) as pool:
         for row in pool.imap_unordered(play, tasks):
             rows.append(row)
             line = json.dumps(row)
