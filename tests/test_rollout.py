@@ -114,8 +114,10 @@ def test_a_rollout_of_turns_stops_at_the_evaluators_checkpoint():
 
 
 def test_bot_specs():
-    assert canonical_spec("rollout:seconds=1") == "rollout"
-    assert make_bot("rollout:playouts=50").seconds is None  # a playout budget alone: reproducible
-    assert make_bot("rollout:seconds=0.5:playouts=50").seconds == 0.5
+    assert canonical_spec("rollout:playouts=80") == "rollout" and make_bot("rollout").seconds is None  # reproducible
+    assert make_bot("rollout:seconds=1").playouts is None  # the wall clock alone: no playout cap
+    assert canonical_spec("rollout:seconds=1") == "rollout:seconds=1"
+    bot = make_bot("rollout:seconds=0.5:playouts=50")
+    assert (bot.seconds, bot.playouts) == (0.5, 50)
     with pytest.raises(SetupError, match="seconds or playouts"):
-        RolloutBot(1, seconds=None)
+        RolloutBot(1, playouts=None)
