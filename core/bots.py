@@ -51,6 +51,32 @@ class RandomBot:
         return legal_actions[self.rng.randrange(len(legal_actions))]
 
 
+class TwoBudgets:
+    """The spec side of a bot with two budgets, a number of playouts and seconds of wall clock, of
+    which one has a default: ``ALONE = (given, dropped)`` says that a spec giving ``given`` without
+    ``dropped`` drops ``dropped``'s default (``mcts:seconds=1`` has no playout cap), both when the bot
+    is built and in its canonical spec."""
+
+    PARAMS: dict
+    ALONE: tuple[str, str]
+
+    @classmethod
+    def from_params(cls, params: dict, seed: int | None = None):
+        given, dropped = cls.ALONE
+        if given in params and dropped not in params:
+            params = {**params, dropped: None}
+        return cls(seed, **params)  # type: ignore[call-arg]
+
+    @classmethod
+    def spec_defaults(cls, params: dict) -> dict:
+        """The defaults given the other parameters (``ALONE``)."""
+        given, dropped = cls.ALONE
+        defaults = {key: d[3] for key, d in cls.PARAMS.items()}
+        if params.get(given) is not None:
+            defaults[dropped] = None
+        return defaults
+
+
 BOTS: dict[str, type] = {"random": RandomBot}  # the bots of every game
 EVALUATOR_BOTS: dict = {}  # the bots of every game with a learned evaluator: greedy, rollout, search (docs/evaluator.md)
 _MISSING: dict[str, str] = {}  # bots that could not be loaded, and why (named when one is asked for)

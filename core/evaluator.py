@@ -215,28 +215,41 @@ def heuristic_policy(state, rng):
 
 
 def after(state, action=None, policy=None, rng=None):
-    """A copy of ``state`` (building no events) with ``action``, one of its legal actions, applied
-    (None: none); with ``policy``, played on (chance drawn from ``rng``) to the evaluator's next
-    checkpoint or for at most the game part's ``LEAF_DECISIONS`` decisions, so that the position
+    """A copy of ``state`` with ``action``, one of its legal actions, applied (None: none); with
+    ``policy``, played on to the evaluator's next checkpoint (``play_on``), so that the position
     judged is one like those the model was trained on (not the middle of a turn)."""
+    return play_on(state.clone(), action, policy, rng)
+
+
+def play_on(state, action=None, policy=None, rng=None, turns: int = 1):
+    """``state`` itself (a copy the caller owns), building no events, with ``action`` applied (None:
+    none); with ``policy`` (chance drawn from ``rng``), played on through ``turns`` of the evaluator's
+    checkpoints, taking at most the game part's ``LEAF_DECISIONS`` decisions for each, or with
+    ``turns=0`` to the end of the game."""
     from imperial_lab.core.mcts import applier, sample_chance
 
-    child = state.clone()
-    if hasattr(child, "recording"):
-        child.recording = False
-    apply = applier(child)
+    if hasattr(state, "recording"):
+        state.recording = False
+    apply = applier(state)
     if action is not None:
-        apply(child, action)
-    if policy is not None:
-        part = evaluator(state.game.name).part
-        steps = 0
-        while not child.is_terminal() and not part.checkpoint(child) and steps < part.LEAF_DECISIONS:
-            if child.is_chance_node():
-                apply(child, sample_chance(child, rng))
-            else:
-                apply(child, policy(child))
-                steps += 1
-    return child
+        apply(state, action)
+    if policy is None:
+        return state
+    part = evaluator(state.game.name).part
+    passed = steps = 0
+    while not state.is_terminal():
+        if turns and part.checkpoint(state):
+            passed += 1
+            if passed >= turns:
+                break
+        if turns and steps >= part.LEAF_DECISIONS * turns:
+            break
+        if state.is_chance_node():
+            apply(state, sample_chance(state, rng))
+        else:
+            apply(state, policy(state))
+            steps += 1
+    return state
 
 
 def action_values(state, actions, policy=None, rng=None) -> list[float]:

@@ -46,6 +46,7 @@ import random
 import time
 from dataclasses import dataclass
 
+from imperial_lab.core.bots import TwoBudgets
 from imperial_lab.core.errors import SetupError
 from imperial_lab.core.plugin import Capability
 from imperial_lab.core.registry import plugin_of
@@ -144,7 +145,7 @@ def _apply_action(state, action):
     return state.apply_action(action)
 
 
-class MCTSBot:
+class MCTSBot(TwoBudgets):
     """Max^n UCT with determinisation (see the module docstring).
 
     Parameters: ``playouts`` (per decision, default 64 when no ``seconds`` is given), ``seconds``
@@ -157,6 +158,7 @@ class MCTSBot:
     """
 
     name = "mcts"
+    ALONE = ("seconds", "playouts")  # seconds alone: no playout cap
     # bot spec parameters (imperial_lab.core.bots): name -> (type, low, high, default)
     PARAMS = {"playouts": (int, 1, 10_000_000, DEFAULT_PLAYOUTS), "seconds": (float, 0.001, 86_400.0, None),
               "c": (float, 0.0, 100.0, DEFAULT_C), "prior": (float, 0.0, 100.0, DEFAULT_PRIOR),
@@ -182,19 +184,6 @@ class MCTSBot:
         self.last_root_stats: list[RootStat] = []
         self.last_playouts = 0
         self.last_seconds = 0.0
-
-    @classmethod
-    def from_params(cls, params: dict, seed: int | None = None) -> MCTSBot:
-        """A bot from parsed spec parameters (``imperial_lab.core.bots.parse_bot_spec``)."""
-        return cls(seed, **params)
-
-    @classmethod
-    def spec_defaults(cls, params: dict) -> dict:
-        """The defaults given the other parameters: with ``seconds``, no playout budget unless one is given."""
-        defaults = {key: d[3] for key, d in cls.PARAMS.items()}
-        if params.get("seconds") is not None:
-            defaults["playouts"] = None
-        return defaults
 
     def params(self) -> dict:
         return {"playouts": self.playouts, "seconds": self.seconds, "c": self.c, "depth": self.depth,
@@ -361,6 +350,7 @@ class SearchBot(MCTSBot):
     a playout budget alone, reproducible for a seed (the training games of expert iteration)."""
 
     name = "search"
+    ALONE = ("playouts", "seconds")  # playouts alone: no time budget, so search:playouts=64 is reproducible
     PARAMS = {"seconds": (float, 0.001, 86_400.0, DEFAULT_SECONDS), "playouts": (int, 1, 10_000_000, None),
               "c": (float, 0.0, 100.0, SEARCH_C), "prior": (float, 0.0, 100.0, DEFAULT_PRIOR),
               "depth": (int, 0, 10_000_000, None)}
@@ -368,20 +358,6 @@ class SearchBot(MCTSBot):
     def __init__(self, seed: int | None = None, seconds: float | None = DEFAULT_SECONDS, playouts: int | None = None,
                  c: float = SEARCH_C, depth: int | None = None, prior: float = DEFAULT_PRIOR):
         super().__init__(seed, playouts, seconds, c, depth, prior)
-
-    @classmethod
-    def from_params(cls, params: dict, seed: int | None = None) -> SearchBot:
-        if "playouts" in params and "seconds" not in params:
-            params = {**params, "seconds": None}
-        return cls(seed, **params)
-
-    @classmethod
-    def spec_defaults(cls, params: dict) -> dict:
-        """With ``playouts`` alone, no time budget: ``search:playouts=64`` is reproducible."""
-        defaults = {key: d[3] for key, d in cls.PARAMS.items()}
-        if params.get("playouts") is not None:
-            defaults["seconds"] = None
-        return defaults
 
     def hooks(self, state) -> Hooks:
         from imperial_lab.core.evaluator import evaluator

@@ -32,19 +32,18 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import TYPE_CHECKING
 
+from imperial_lab.core.bots import TwoBudgets
 from imperial_lab.core.errors import SetupError
-
-if TYPE_CHECKING:
-    from imperial_lab.core.evaluator import GreedyBot
+from imperial_lab.core.evaluator import GreedyBot, heuristic_policy, judge, play_on
+from imperial_lab.core.mcts import Hooks
 
 DEFAULT_PLAYOUTS = 80  # about 1 s of CPU a decision on average in a four-player Imperial 2030 game
 DEFAULT_WIDTH = 8  # candidates kept after the evaluator's screen of a wide decision (a maneuver)
 DEFAULT_Z = 1.0  # standard errors a move must gain over the heuristic's choice to be played instead
 
 
-class RolloutBot:
+class RolloutBot(TwoBudgets):
     """Rollouts with common random numbers and sequential halving (see the module docstring).
 
     Parameters: ``playouts`` (rollouts per decision, reproducible for a seed), ``seconds`` (wall
@@ -54,6 +53,7 @@ class RolloutBot:
     """
 
     name = "rollout"
+    ALONE = ("seconds", "playouts")  # seconds alone: no rollout cap
     # bot spec parameters (imperial_lab.core.bots): name -> (type, low, high, default)
     PARAMS = {"playouts": (int, 1, 10_000_000, DEFAULT_PLAYOUTS), "seconds": (float, 0.001, 86_400.0, None),
               "turns": (int, 0, 10_000, 0), "width": (int, 2, 1_000, DEFAULT_WIDTH),
@@ -70,26 +70,9 @@ class RolloutBot:
         self.last_playouts, self.last_seconds = 0, 0.0
         self.last_means: dict = {}
 
-    @classmethod
-    def from_params(cls, params: dict, seed: int | None = None) -> RolloutBot:
-        if "seconds" in params and "playouts" not in params:
-            params = {**params, "playouts": None}
-        return cls(seed, **params)
-
-    @classmethod
-    def spec_defaults(cls, params: dict) -> dict:
-        """With ``seconds`` alone, no playout cap: ``rollout:seconds=1`` is a second of wall clock."""
-        defaults = {key: d[3] for key, d in cls.PARAMS.items()}
-        if params.get("seconds") is not None:
-            defaults["playouts"] = None
-        return defaults
-
     def decide(self, state, legal_actions):
         if len(legal_actions) == 1:
             return legal_actions[0]
-        from imperial_lab.core.evaluator import heuristic_policy
-        from imperial_lab.core.mcts import Hooks
-
         start = time.perf_counter()
         if self._heuristic is None:
             self._heuristic = heuristic_policy(state, self.rng)
@@ -114,8 +97,6 @@ class RolloutBot:
         """The heuristic's choice first, then the others; past ``width``, the evaluator's best."""
         others = [a for a in legal_actions if a != hint]
         if len(legal_actions) > self.width:
-            from imperial_lab.core.evaluator import GreedyBot
-
             if self._screen is None:
                 self._screen = GreedyBot(self.rng.getrandbits(32))
             values = self._screen.values(state, others)
@@ -125,8 +106,6 @@ class RolloutBot:
 
     def _batch(self, state, resample, race: list, results: dict) -> None:
         """One rollout of every candidate in the race, all from one seed."""
-        from imperial_lab.core.evaluator import heuristic_policy, judge
-
         seed = self.rng.getrandbits(64)
         me = state.current_player()
         ends = []
@@ -164,27 +143,3 @@ def _halve(race: list, results: dict, hint) -> list:
     kept = ranked[: (len(race) + 1) // 2]
     return kept if hint in kept else [hint, *kept[:-1]]
 
-
-def play_on(state, action, policy, rng, turns: int = 0):
-    """``state`` (a copy the caller owns, building no events) after ``action``, played on by
-    ``policy`` with chance drawn from ``rng``: to the end, or with ``turns`` through that many of the
-    evaluator's checkpoints (the position then judged by the model)."""
-    from imperial_lab.core.evaluator import evaluator
-    from imperial_lab.core.mcts import applier, sample_chance
-
-    if hasattr(state, "recording"):
-        state.recording = False
-    apply = applier(state)
-    apply(state, action)
-    checkpoint = evaluator(state.game.name).part.checkpoint if turns else None
-    passed = 0
-    while not state.is_terminal():
-        if checkpoint is not None and checkpoint(state):
-            passed += 1
-            if passed >= turns:
-                break
-        if state.is_chance_node():
-            apply(state, sample_chance(state, rng))
-        else:
-            apply(state, policy(state))
-    return state

@@ -24,6 +24,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from threadpoolctl import threadpool_limits
+
 from imperial_lab.core import lab_version, runstore
 from imperial_lab.core.bots import canonical_spec, make_bot
 from imperial_lab.core.errors import OutOfMemory, out_of_memory
@@ -143,7 +145,13 @@ def simulate(out, games: int, players: int | None, setup: str, bots: list[str], 
                 elif workers == 1:
                     _run_in_process(todo, on_done)
                 else:
-                    _run_here_and_on_local_cluster(todo, on_done, workers)
+                    # One BLAS thread here while the cluster forks its workers from another thread: a
+                    # fork in the middle of a multi-threaded OpenBLAS call (the evaluator of greedy or
+                    # search) copies the held lock of OpenBLAS's thread server into the child, which
+                    # then waits on it for ever (seen once: a worker idle, the run hanging). The
+                    # evaluator's products are too small to gain from threads anyway.
+                    with threadpool_limits(limits=1, user_api="blas"):
+                        _run_here_and_on_local_cluster(todo, on_done, workers)
             status = "failed" if summarize(folder)["failed"] else "complete"
         finally:
             bar.close()
@@ -303,15 +311,8 @@ def _run_here_and_on_local_cluster(tasks: list[dict], on_done, workers: int) -> 
     so the last chunks go to whichever process is free. Progress (``on_done``) is reported from the
     main thread only, between games.
     """
-    from threadpoolctl import threadpool_limits
-
     chunks = _Chunks(tasks)
     _import_before_fork(tasks[0])
-    # One BLAS thread in this process while the cluster forks its workers from another thread: a fork
-    # in the middle of a multi-threaded OpenBLAS call here (the evaluator of greedy or search) copies
-    # the held lock of OpenBLAS's thread server into the child, which then waits on it for ever (seen
-    # once: a worker idle, the run hanging). The evaluator's products are too small to gain from threads.
-    blas = threadpool_limits(limits=1, user_api="blas")
     feeder = threading.Thread(target=_feed_local_cluster, args=(chunks, workers - 1), name="simulate-dask",
                               daemon=True)
     feeder.start()
@@ -337,7 +338,6 @@ def _run_here_and_on_local_cluster(tasks: list[dict], on_done, workers: int) -> 
     finally:
         chunks.stop.set()
         feeder.join()
-        blas.restore_original_limits()
 
 
 def _worker_failure(exc: BaseException) -> BaseException:

@@ -30,10 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from threadpoolctl import threadpool_limits  # noqa: E402
 
 from imperial_lab.core.bots import make_bot  # noqa: E402
-from imperial_lab.core.evaluator import game_part, heuristic_policy, judge  # noqa: E402
+from imperial_lab.core.evaluator import game_part, heuristic_policy, judge, play_on  # noqa: E402
 from imperial_lab.core.interface import make_game  # noqa: E402
 from imperial_lab.core.mcts import applier, sample_chance  # noqa: E402
-from imperial_lab.core.rollout import play_on  # noqa: E402
 
 GAME = "imperial2030"
 READINGS = {"truth": 0, "model, next checkpoint": 1, "model, four checkpoints": 4}

@@ -15,7 +15,7 @@ from imperial_lab.core.bots import canonical_spec, make_bot
 from imperial_lab.core.errors import SetupError
 from imperial_lab.core.mcts import Hooks
 from imperial_lab.core.play import play_game
-from imperial_lab.core.rollout import RolloutBot, _halve, play_on
+from imperial_lab.core.rollout import RolloutBot, _halve
 
 GAMES = {"imperial2030": 4, "imperia": 2, "imperial_powers": 4}
 
@@ -107,10 +107,10 @@ def test_a_rollout_of_turns_stops_at_the_evaluators_checkpoint():
     state = decisions("imperial2030", 4, wanted=lambda n: n > 1)[4]
     part = ev.game_part("imperial2030")
     rng = random.Random(1)
-    end = play_on(state.clone(), state.legal_actions()[0], ev.heuristic_policy(state, rng), rng, turns=2)
+    end = ev.play_on(state.clone(), state.legal_actions()[0], ev.heuristic_policy(state, rng), rng, turns=2)
     assert part.checkpoint(end) and not end.is_terminal()
     rng = random.Random(1)
-    assert play_on(state.clone(), state.legal_actions()[0], ev.heuristic_policy(state, rng), rng).is_terminal()
+    assert ev.play_on(state.clone(), state.legal_actions()[0], ev.heuristic_policy(state, rng), rng, turns=0).is_terminal()
 
 
 def test_bot_specs():
