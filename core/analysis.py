@@ -1,6 +1,6 @@
 """The analysis of a game (docs/evaluator.md, "Analysis"): each seat's chance to win through a game,
 the largest swings with who caused them and what happened, and, for the movers' biggest drops,
-the move the search prefers with its value, in plain words.
+the better move with its value, in plain words.
 
 A game is judged at its *steps*: the game part's ``checkpoint`` positions (the start of every nation
 turn in Imperial 2030, of every placement turn in Imperia, of every Bid in Imperial Powers) and its
@@ -8,8 +8,8 @@ end. Step k's swing is the change of the chances from step k to step k + 1, caus
 moved at step k (``mover``: the government of the nation in Imperial 2030) and chance.
 
 **Hidden information.** The evaluator reads public information only, so the chance line is the same
-for every viewer. A better move is worked out from the mover's own knowledge (the search
-determinises what the mover cannot see) and would tell others what the mover holds: in a game that
+for every viewer. A better move is worked out from the mover's own knowledge (the rollouts
+deal again what the mover cannot see) and would tell others what the mover holds: in a game that
 hides anything, the drops are explained only with ``view`` and only for that seat's own moves.
 
     from imperial_lab.core.analysis import analyse_log, win_chance_line
@@ -149,8 +149,10 @@ def chance_words(before: float, after: float, whose: str = "Your") -> str:
 
 
 def analyse_log(source, seconds_per_step: float = 0.0, view: int | None = None, drops: int = 3,
-                progress: bool = True) -> dict:
-    """The analysis of a move log (see the module docstring), JSON-able."""
+                progress: bool = True, playouts_per_step: int = 0) -> dict:
+    """The analysis of a move log (see the module docstring), JSON-able. A drop's better move is one
+    ply on the evaluator, or with ``seconds_per_step`` (wall clock) or ``playouts_per_step``
+    (reproducible) the rollout bot's (whichever budget ends first when both are given)."""
     from tqdm import tqdm
 
     start = time.perf_counter()
@@ -180,7 +182,7 @@ def analyse_log(source, seconds_per_step: float = 0.0, view: int | None = None, 
         candidates = [w for w in sorted(_mover_deltas(rows, chances), key=lambda w: w["change"])
                       if w["change"] < 0 and (view is None or w["mover"] == view)][:drops]
         for w in tqdm(candidates, desc="better moves", unit="step", disable=not progress, leave=False):
-            explained.append(_better_move(steps[w["step"]], w, seconds_per_step, collected.part))
+            explained.append(_better_move(steps[w["step"]], w, (seconds_per_step, playouts_per_step), collected.part))
     return {"game": game, "players": n, "bots": collected.header.get("bots"), "view": view,
             "hidden_information": hides, "steps": rows, "swings": swings, "drops": explained,
             "seconds": round(time.perf_counter() - start, 2)}
@@ -220,25 +222,35 @@ def _swing_words(who: str, gain: int, up: float, loss: int, down: float) -> str:
     return f"{who}: {seat_name(gain)} {up:+.0%}, {seat_name(loss)} {down:+.0%}"
 
 
-def _better_move(step: dict, drop: dict, seconds: float, part) -> dict:
-    """The move the search prefers at a drop's step, with its value and the value of the move played."""
+def _better_move(step: dict, drop: dict, budget: tuple, part) -> dict:
+    """The better move at a drop's step, with its value and the value of the move played: by the
+    rollout bot (every candidate played on to the end many times) for ``budget``, (seconds, playouts),
+    or with (0, 0) by one ply on the evaluator."""
     state = step["state"]
     legal = list(state.legal_actions())
     me = drop["mover"]
-    if seconds > 0:
-        from imperial_lab.core.mcts import SearchBot
+    played = step.get("action")
+    seconds, playouts = budget
+    if seconds > 0 or playouts > 0:
+        from imperial_lab.core.rollout import RolloutBot
 
-        stats = SearchBot(seed=0, seconds=seconds).analyse(state)
+        # the played move stays in the race to its end: its value is measured on as many rollouts
+        # as the choice's, from the same draws
+        bot = RolloutBot(seed=0, seconds=seconds or None, playouts=playouts or None)
+        stats = bot.analyse(state, keep=[played] if played in legal else [])
         values = {s.action: s.value for s in stats if s.value is not None}
-        best = stats[0].action
-        how = f"search, {seconds:g} s"
+        # the best mean among the moves run to the race's end (the played one is), not the bot's
+        # choice: the bot keeps the heuristic's move unless beaten clearly, which would name a
+        # "better" move that did worse than the move played
+        most = max(s.visits for s in stats)
+        best = max((s for s in stats if s.visits == most), key=lambda s: s.value or 0.0).action
+        how = "rollouts, " + " or ".join(([f"{playouts} playouts"] if playouts else []) + ([f"{seconds:g} s"] if seconds else []))
     else:
         rng = random.Random(0)
         one = action_values(state, legal, heuristic_policy(state, rng), rng)
         values = dict(zip(legal, one))
         best = legal[int(np.argmax(one))]
         how = "one ply on the evaluator"
-    played = step.get("action")
     out = {"step": drop["step"], "mover": me, "change": round(drop["change"], 4), "how": how,
            "best": part.move_words(state, best), "best_value": _round(values.get(best)),
            "played": None if played is None else part.move_words(state, played),

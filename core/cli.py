@@ -193,7 +193,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--resume", metavar="FILE", help="continue the game of a move log (imperial play --human's "
                                                        "save, or any log), with --human's seats on the terminal")
     play.add_argument("--hint-playouts", type=bounded(MAX_HINT_PLAYOUTS), default=DEFAULT_HINT_PLAYOUTS,
-                      metavar="N", help=f"playouts of the search bot behind '?' (default {DEFAULT_HINT_PLAYOUTS})")
+                      metavar="N", help=f"playouts of the bot behind '?' (the rollout bot; default {DEFAULT_HINT_PLAYOUTS})")
     play.set_defaults(run=_play)
 
     rep = sub.add_parser(

@@ -59,9 +59,9 @@ def add_commands(sub) -> None:
         "analyse", help="each seat's win chance through a game (a move log), its swings and the better moves "
                         "the search finds",
         description="Each seat's chance to win after every step of a game (a move log), the largest swings with\n"
-                    "who caused them, and for the movers' biggest drops the move the search prefers, in words.\n"
+                    "who caused them, and for the movers' biggest drops a better move, in words.\n"
                     "With --run, every finished game of a run, stored as the catalogue's table win_chances.",
-        examples=("imperial analyse game.jsonl", "imperial analyse game.jsonl --seconds-per-step 1 --json",
+        examples=("imperial analyse game.jsonl", "imperial analyse game.jsonl --playouts-per-step 80 --json",
                   "imperial analyse --run runs/my-run"))
     an.add_argument("log", metavar="LOG", nargs="?", help="a move log (imperial play --log)")
     an.add_argument("--run", metavar="runs/NAME", dest="run_folder", help="instead of a log: analyse every finished game of a run and "
@@ -70,7 +70,11 @@ def add_commands(sub) -> None:
     an.add_argument("--catalog", default=None, metavar="PATH", help="catalogue file (default: lab.duckdb in the user folder)")
     an.add_argument("--json", action="store_true", help="print the analysis as one JSON object")
     an.add_argument("--seconds-per-step", type=_seconds, default=0.0, metavar="S",
-                    help="search time for each of the movers' biggest drops (default 0: one ply on the evaluator)")
+                    help="seconds of rollouts (the rollout bot) for each of the movers' biggest drops (default 0: one ply on "
+                         "the evaluator); not reproducible, unlike --playouts-per-step")
+    an.add_argument("--playouts-per-step", type=_whole(0, 100_000), default=0, metavar="N",
+                    help="rollouts (the rollout bot) for each of the movers' biggest drops, reproducible (80: about a second "
+                         "in Imperial 2030; default 0: one ply on the evaluator)")
     an.add_argument("--view", type=_whole(0, 5), metavar="SEAT",
                     help="analyse as this seat sees the game (Imperia, Imperial Powers: the evaluator reads public "
                          "information only, whichever seat)")
@@ -143,6 +147,7 @@ def _analyse(args) -> int:
         print(json.dumps(result) if args.json else f"{result['rows']} rows of win chances of run {result['run']} "
                                                    f"written to {result['path']}")
         return 0
-    result = analyse_log(args.log, seconds_per_step=args.seconds_per_step, view=args.view, drops=args.drops)
+    result = analyse_log(args.log, seconds_per_step=args.seconds_per_step, view=args.view, drops=args.drops,
+                         playouts_per_step=args.playouts_per_step)
     print(json.dumps(result) if args.json else report(result))
     return 0

@@ -6,7 +6,7 @@ a rondel move's cost, a bond's price and the government it would take over); the
 from its input (a terminal or a pipe: a script can play a whole game) until one chooses:
 
     3                  the third action            rondel taxation   an action in its text form
-    ? | hint           what the search bot (imperial_lab.core.mcts) would choose, with its visits and estimates
+    ? | hint           what the rollout bot (core/rollout.py) would choose, with its tries and estimates
     why ACTION         is ACTION legal here, and if not, the engine's reason and its rule
     undo               take back the last decision of a person (and every move after it)
     save FILE          the game so far as a move log (core/gamelog.py)
@@ -33,7 +33,7 @@ from imperial_lab.core.jsonio import clip
 from imperial_lab.core.play import PlayedGame
 from imperial_lab.core.session import HUMAN, PlaySession, Step
 
-DEFAULT_HINT_PLAYOUTS = 200
+DEFAULT_HINT_PLAYOUTS = 80  # the rollout bot's default: about a second in Imperial 2030
 MAX_HINT_PLAYOUTS = 100_000
 HINT_ROWS = 5  # the choice of the hint and its best alternatives
 MAX_BAD_LINES = 100  # consecutive bad lines before the session gives up
@@ -42,7 +42,7 @@ MAX_INPUT_CHARS = 1_000  # a longer input line is refused (and read to its end)
 
 HELP = """Commands at a decision:
   NUMBER        choose that action (ACTION in its text form chooses it too)
-  ? or hint     what the search bot would choose, with its estimates
+  ? or hint     what the rollout bot would choose, with its estimates
   why ACTION    is ACTION legal here, and if not, why (the rule)
   undo          take back the last decision of a person and the moves after it
   save FILE     write the game so far as a move log (imperial replay FILE; imperial play --resume FILE)
@@ -307,23 +307,24 @@ class TerminalPlay:
         elif len(legal) == 1:
             lines = [f"Only one choice: 1. {self.state.action_to_string(legal[0])}"]
         else:
-            self.say(f"Thinking (mcts, {self.hint_playouts} playouts)...")
+            self.say(f"Thinking ({self.hint_playouts} playouts)...")
             self.out.flush()
             hint = self.session.hint(self.hint_playouts)
             stats = hint.stats
             number = {a: k for k, a in enumerate(legal, 1)}
             me = seat_name(hint.player)
             best = stats[0]
-            lines = [f"Hint: the search bot (mcts, {hint.playouts} playouts) would choose "
+            lines = [f"Hint: {hint.bot_words} ({hint.playouts} playouts) would choose "
                      f"{number[best.action]}. {self.state.action_to_string(best.action)}",
-                     f"  visits and the estimated win chance of {me} (mean value of its playouts):"]
+                     f"  {hint.search_words}",
+                     f"  tries and the estimated win chance of {me} (the mean result of its playouts):"]
             width = max(len(self.state.action_to_string(s.action)) for s in stats[:HINT_ROWS])
             for s in stats[:HINT_ROWS]:
                 value = "not tried" if s.value is None else f"{100 * s.value:.0f}%"
                 lines.append(f"  {number[s.action]:>4}. {self.state.action_to_string(s.action):{width}}  "
-                             f"{s.visits:>5} visits  {value}")
+                             f"{s.visits:>5} tries  {value}")
             if len(stats) > HINT_ROWS:
-                lines.append(f"  ({len(stats) - HINT_ROWS} other choices with fewer visits)")
+                lines.append(f"  ({len(stats) - HINT_ROWS} other choices with fewer tries)")
         self._hint = (key, lines)
         for line in lines:
             self.say(line)

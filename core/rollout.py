@@ -32,11 +32,12 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 
 from imperial_lab.core.bots import TwoBudgets
 from imperial_lab.core.errors import SetupError
 from imperial_lab.core.evaluator import GreedyBot, heuristic_policy, judge, play_on
-from imperial_lab.core.mcts import Hooks
+from imperial_lab.core.mcts import Hooks, RootStat
 
 DEFAULT_PLAYOUTS = 80  # about 1 s of CPU a decision on average in a four-player Imperial 2030 game
 DEFAULT_WIDTH = 8  # candidates kept after the evaluator's screen of a wide decision (a maneuver)
@@ -65,7 +66,7 @@ class RolloutBot(TwoBudgets):
             raise SetupError("rollout: give seconds or playouts")
         self.rng = random.Random(seed)
         self.seconds, self.playouts, self.turns, self.width, self.z = seconds, playouts, turns, width, z
-        self._heuristic = None
+        self._heuristic: Callable | None = None
         self._screen: GreedyBot | None = None
         self.last_playouts, self.last_seconds = 0, 0.0
         self.last_means: dict = {}
@@ -73,11 +74,33 @@ class RolloutBot(TwoBudgets):
     def decide(self, state, legal_actions):
         if len(legal_actions) == 1:
             return legal_actions[0]
+        return self._race(state, legal_actions)[0]
+
+    def analyse(self, state, keep=()) -> list[RootStat]:
+        """Every legal action of ``state`` (a decision of some seat) with its rollouts and mean result
+        for the deciding seat, the bot's choice first, then by rollouts and mean (an action the race
+        never ran: 0 and None). ``keep`` (legal actions) join the candidates and stay in the race to
+        its end, so that a move to judge (the move played) gets as many rollouts as the best."""
+        legal = list(state.legal_actions())
+        if state.is_terminal() or state.is_chance_node() or not legal:
+            raise SetupError("rollout: analyse needs a state where a seat decides")
+        if len(legal) == 1:
+            return [RootStat(legal[0], 0, None)]
+        choice, results = self._race(state, legal, keep)
+        order = {a: i for i, a in enumerate(legal)}
+        stats = [RootStat(a, len(results.get(a, ())), self.last_means.get(a)) for a in legal]
+        stats.sort(key=lambda s: (s.action != choice, -s.visits, -(s.value if s.value is not None else -1.0),
+                                  order[s.action]))
+        return stats
+
+    def _race(self, state, legal_actions, keep=()) -> tuple:
+        """The decision's race (see the module docstring): the choice and every candidate's results."""
         start = time.perf_counter()
         if self._heuristic is None:
             self._heuristic = heuristic_policy(state, self.rng)
         hint = self._heuristic(state)
-        race = self._candidates(state, legal_actions, hint)
+        stay = {hint, *keep}
+        race = self._candidates(state, legal_actions, hint, keep)
         resample = Hooks(state).resample
         results: dict = {a: [] for a in race}
         batches, cut = 0, 2
@@ -87,14 +110,15 @@ class RolloutBot(TwoBudgets):
             if self._spent(start, results):
                 break
             if batches == cut and len(race) > 2:
-                race = _halve(race, results, hint)
+                race = _halve(race, results, stay)
                 cut *= 2
         self.last_seconds = time.perf_counter() - start
         self.last_means = {a: sum(r) / len(r) for a, r in results.items()}
-        return self._choice(race, results, hint)
+        return self._choice(race, results, hint), results
 
-    def _candidates(self, state, legal_actions, hint) -> list:
-        """The heuristic's choice first, then the others; past ``width``, the evaluator's best."""
+    def _candidates(self, state, legal_actions, hint, keep=()) -> list:
+        """The heuristic's choice first, then the others; past ``width``, the evaluator's best, and
+        ``keep`` whatever the screen says."""
         others = [a for a in legal_actions if a != hint]
         if len(legal_actions) > self.width:
             if self._screen is None:
@@ -102,7 +126,7 @@ class RolloutBot(TwoBudgets):
             values = self._screen.values(state, others)
             ranked = sorted(range(len(others)), key=lambda i: -values[i])
             others = [others[i] for i in ranked[: self.width - 1]]
-        return [hint, *others]
+        return [hint, *others, *(a for a in dict.fromkeys(keep) if a != hint and a not in others)]
 
     def _batch(self, state, resample, race: list, results: dict) -> None:
         """One rollout of every candidate in the race, all from one seed."""
@@ -136,10 +160,15 @@ class RolloutBot(TwoBudgets):
         return best if mean > self.z * sd / math.sqrt(n) and mean > 0 else hint
 
 
-def _halve(race: list, results: dict, hint) -> list:
-    """The better half of the race (its candidates have run every batch so far), the heuristic's
-    choice kept."""
+def _halve(race: list, results: dict, stay) -> list:
+    """The better half of the race (its candidates have run every batch so far); a candidate in
+    ``stay`` (the heuristic's choice, a move the analysis judges) that falls out takes the place of
+    the worst kept one not in ``stay``, at the front."""
     ranked = sorted(race, key=lambda a: -sum(results[a]))
     kept = ranked[: (len(race) + 1) // 2]
-    return kept if hint in kept else [hint, *kept[:-1]]
-
+    for a in reversed([a for a in race if a in stay and a not in kept]):
+        out = [b for b in kept if b not in stay]
+        if out:
+            kept.remove(out[-1])
+        kept.insert(0, a)
+    return kept

@@ -7,7 +7,7 @@ and of the dashboard's Play page, without any input or output.
     session.play(session.legal()[0])    # the person decides; returns the Step it made
     session.step()                      # one bot or chance move: who, the action, its events in words
     session.why("rondel investor")      # is that legal here, and if not, the engine's reason and rule
-    session.hint(200)                   # what the search bot would choose: its root statistics
+    session.hint(80)                    # what the rollout bot (or the search bot) would choose, and why
     session.undo()                      # back to the last decision of a person
     text = session.to_log()             # a move log (core/gamelog.py); PlaySession.from_log(text) resumes
 
@@ -72,20 +72,29 @@ class Step:
 
 @dataclass(frozen=True)
 class Hint:
-    """What the search bot would choose for ``player``: ``stats`` (``imperial_lab.core.mcts.RootStat``, most
-    visited first: the first is its choice) after ``playouts`` playouts (0 with a single choice) of
-    the ``asked`` ones."""
+    """What the hint's bot (``bot``: ``rollout`` where the game has one, else ``mcts``) would choose for
+    ``player``: ``stats`` (``imperial_lab.core.mcts.RootStat``, its choice first, then the most tried)
+    after ``playouts`` playouts (0 with a single choice) of the ``asked`` ones."""
 
     player: int
     playouts: int
     stats: list
     asked: int = 0
+    bot: str = "mcts"
+
+    @property
+    def bot_words(self) -> str:
+        return "the rollout bot" if self.bot == "rollout" else "the search bot"
 
     @property
     def search_words(self) -> str:
         """How the search went, in one sentence: all its playouts, or why it stopped early."""
         if self.playouts == 0:
             return "There is only one choice: no search is needed."
+        if self.bot == "rollout":
+            return (f"It played the promising choices on to the end of the game, {self.playouts} games in all, "
+                    f"each with the same luck; it prefers a choice to the heuristic bot's only when that choice "
+                    f"wins clearly more often.")
         if self.playouts < self.asked:
             left = self.asked - self.playouts
             return (f"The search stopped early, after {self.playouts} of {self.asked} playouts: its most visited "
@@ -359,8 +368,10 @@ class PlaySession:
     # ----- hint and why -----
 
     def hint(self, playouts: int) -> Hint:
-        """What the search bot (``imperial_lab.core.mcts.MCTSBot`` seeded with the game's seed) would choose for
-        the seat to move, with ``playouts`` playouts; remembered until the game changes."""
+        """What the hint's bot, seeded with the game's seed, would choose for the seat to move with
+        ``playouts`` playouts: the rollout bot (core/rollout.py: the strongest, about a second for 80
+        playouts in Imperial 2030) in a game that has one, else the search bot (core/mcts.py). Both
+        deal what the seat cannot see again in every playout; remembered until the game changes."""
         legal = self.legal()
         if not legal:
             raise SetupError("a hint needs a decision of a seat" + (": the game is over" if self.is_over() else ""))
@@ -372,11 +383,13 @@ class PlaySession:
 
                 hint = Hint(p, 0, [RootStat(legal[0], 0, None)], playouts)
             else:
-                from imperial_lab.core.mcts import MCTSBot
+                from imperial_lab.core.bots import bot_classes, make_bot
 
-                bot = MCTSBot(seed=self.seed, playouts=playouts)
+                game = self._state.game.name
+                name = "rollout" if "rollout" in bot_classes(game) else "mcts"
+                bot = make_bot(f"{name}:playouts={playouts}", self.seed, game=game)
                 stats = bot.analyse(self._state)
-                hint = Hint(p, bot.last_playouts, list(stats), playouts)
+                hint = Hint(p, bot.last_playouts, list(stats), playouts, name)
             self._hints = {key: hint}
         return self._hints[key]
 

@@ -62,6 +62,18 @@ def test_swings_and_drops(imperial_log):
     assert drops[0]["change"] <= drops[1]["change"]
 
 
+
+def test_rollouts_judge_the_drops_reproducibly_by_playouts_the_move_played_among_them(imperial_log):
+    drop, = analyse_log(imperial_log, playouts_per_step=16, drops=1, progress=False)["drops"]
+    assert analyse_log(imperial_log, playouts_per_step=16, drops=1, progress=False)["drops"] == [drop]
+    assert drop["how"] == "rollouts, 16 playouts" and 0 <= drop["best_value"] <= 1
+    # the move played stays in the race to its end, so its value is measured, not missing; the better
+    # move named is never one that did worse than it
+    assert drop["played"] is not None and 0 <= drop["played_value"] <= drop["best_value"]
+    timed, = analyse_log(imperial_log, seconds_per_step=0.2, drops=1, progress=False)["drops"]
+    assert timed["how"] == "rollouts, 0.2 s" and timed["step"] == drop["step"]
+
+
 def test_hint_words():
     assert hint_words("Buying India 3", 0.31, "Rondel to Production", 0.22) == \
         "Better: Buying India 3 (31% to win) instead of Rondel to Production (22%)"

@@ -235,13 +235,14 @@ def test_watching_the_bots_move_by_move(home):
         assert len(session(at).actions) == n + 1
 
 
-def test_the_hint_shows_the_search_bots_choice_and_estimates(home):
+def test_the_hint_shows_the_rollout_bots_choice_and_estimates(home):
     at = start(open_play(), bots="heuristic")
-    at.select_slider(key="play_hint_playouts").set_value(50)
+    at.select_slider(key="play_hint_playouts").set_value(20)
     at.button(key="play_hint_ask").click().run()
     assert not at.exception, at.exception
     shown = texts(at.markdown)
-    hint = session(at).hint(50)
+    hint = session(at).hint(20)
+    assert hint.bot == "rollout" and "on to the end of the game" in hint.search_words
     assert "The search bot would choose" in shown and hint.search_words in shown
     words = action_hint(session(at).state, hint.stats[0].action, session(at).seed)["words"]  # "...: your chance rises from 22% to 31%"
     assert f"By the learned evaluator: {playkit.md(words)}." in shown and "your chance" in words

@@ -68,12 +68,12 @@ def test_every_seat_may_be_a_person(capsys, monkeypatch):
 
 # ----- hint and why -----
 
-def test_hint_shows_the_search_bots_choice_with_visits_and_estimates(capsys, monkeypatch):
+def test_hint_shows_the_rollout_bots_choice_with_tries_and_estimates(capsys, monkeypatch):
     argv = ("--players", "3", "--seed", "4", "--human", "0", "--hint-playouts", "12")
     code, out, _ = run(capsys, monkeypatch, "?\nhint\n", *argv)
     assert code == 2
-    hint = out[out.index("Hint: the search bot"):]
-    assert "(mcts, " in hint and "would choose" in hint and "visits" in hint and "%" in hint
+    hint = out[out.index("Hint: the rollout bot"):]
+    assert "would choose" in hint and "tries" in hint and "%" in hint and "on to the end of the game" in hint
     assert "estimated win chance of Player A" in hint
     # deterministic with the game's seed; asked again at the same decision, the same answer
     first = hint.splitlines()[0]

@@ -15,7 +15,7 @@ from imperial_lab.core.bots import canonical_spec, make_bot
 from imperial_lab.core.errors import SetupError
 from imperial_lab.core.mcts import Hooks
 from imperial_lab.core.play import play_game
-from imperial_lab.core.rollout import RolloutBot, _halve
+from imperial_lab.core.rollout import DEFAULT_WIDTH, RolloutBot, _halve
 
 GAMES = {"imperial2030": 4, "imperia": 2, "imperial_powers": 4}
 
@@ -65,8 +65,10 @@ def test_the_candidates_of_one_batch_make_the_same_draws():
 
 def test_halving_keeps_the_better_half_and_the_heuristics_move():
     results = {"h": [0.0, 0.0], "a": [1.0, 1.0], "b": [1.0, 0.0], "c": [0.5, 0.0], "d": [0.0, 0.0]}
-    assert _halve(["h", "a", "b", "c", "d"], results, "h") == ["h", "a", "b"]
-    assert _halve(["a", "b", "h", "c"], results | {"h": [1.0, 1.0]}, "h") == ["a", "h"]
+    assert _halve(["h", "a", "b", "c", "d"], results, {"h"}) == ["h", "a", "b"]
+    assert _halve(["a", "b", "h", "c"], results | {"h": [1.0, 1.0]}, {"h"}) == ["a", "h"]
+    # two that stay (the heuristic's move and a move the analysis judges) push out the worst kept
+    assert _halve(["h", "a", "b", "c", "p"], results | {"p": [0.0, 0.0]}, {"h", "p"}) == ["h", "p", "a"]
 
 
 def test_another_move_is_played_only_when_it_gains_z_standard_errors():
@@ -121,3 +123,36 @@ def test_bot_specs():
     assert (bot.seconds, bot.playouts) == (0.5, 50)
     with pytest.raises(SetupError, match="seconds or playouts"):
         RolloutBot(1, playouts=None)
+
+
+def test_the_analysis_lists_every_legal_move_the_choice_first_and_judges_a_kept_move_to_the_end():
+    state = decisions("imperial2030", 4, wanted=lambda n: n > 2 * DEFAULT_WIDTH)[0]
+    legal = state.legal_actions()
+    stats = RolloutBot(5, playouts=24).analyse(state)
+    assert [s.action for s in stats[:1]] == [RolloutBot(5, playouts=24).decide(state, legal)]
+    assert sorted(map(legal.index, (s.action for s in stats))) == list(range(len(legal)))
+    unseen = [s.action for s in stats if s.visits == 0]  # screened out: more moves than the width
+    assert unseen and all(s.value is None for s in stats if s.visits == 0)
+    kept = RolloutBot(5, playouts=24).analyse(state, keep=[unseen[-1]])
+    runs = {s.action: s.visits for s in kept}
+    assert runs[unseen[-1]] == max(runs.values()) > 0  # in the race to its end, like the choice
+
+
+def test_the_analysis_needs_a_decision():
+    state = decisions("imperial2030", 4)[0]
+    with pytest.raises(SetupError, match="a seat decides"):
+        RolloutBot(0, playouts=2).analyse(state.game.new_initial_state())
+
+
+def test_what_the_seat_cannot_see_does_not_change_its_analysis():
+    # a hint shown to a seat must not depend on another seat's hand (Imperial Powers §6.2): the
+    # rollouts are dealt from the seat's view, so the same view gives the same figures
+    from tests.test_ip_observation import fresh, midgame, other_value, swap
+
+    _, state = midgame(4, 2, "bid")
+    q = (state.current + 1) % 4
+    other = state.clone()
+    c = other.hand[q][0]
+    other.hand[q], other.deck = swap(other.hand[q], c, other.deck, other_value(other, other.deck, c))
+    assert fresh(other).observation(state.current) == state.observation(state.current)
+    assert RolloutBot(2, playouts=6).analyse(state) == RolloutBot(2, playouts=6).analyse(other)

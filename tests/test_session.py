@@ -10,6 +10,7 @@ import random
 import pytest
 
 from imperial_lab.core.errors import IllegalActionError, LogError, NotationError, SetupError
+from imperial_lab.core.bots import make_bot
 from imperial_lab.core.gamelog import replay
 from imperial_lab.dashboard.games.imperial2030.replay import timeline_from_text
 from imperial_lab.core.interface import CHANCE, make_game
@@ -142,11 +143,14 @@ def test_why_gives_the_engines_reason_the_notations_error_or_the_choice():
         session.state.string_to_action("rondel beach")
 
 
-def test_hint_is_the_search_bots_root_statistics_remembered_until_the_game_changes():
+def test_hint_is_the_rollout_bots_analysis_remembered_until_the_game_changes():
     session = PlaySession(config(), SEATS, seed=4)
     session.advance_to_human()
     hint = session.hint(12)
-    assert hint.player == 0 and 0 < hint.playouts <= 12
+    # the rollout bot, seeded with the game's seed: its choice first; it ends a batch it began
+    assert hint.bot == "rollout" and hint.player == 0 and hint.playouts >= 12
+    assert hint.stats[0].action == make_bot("rollout:playouts=12", 4, game="imperial2030").decide(
+        session.state, session.legal())
     assert {s.action for s in hint.stats} == set(session.legal())
     visits = [s.visits for s in hint.stats]
     assert visits == sorted(visits, reverse=True) and sum(visits) == hint.playouts
@@ -263,7 +267,7 @@ def test_any_game_of_the_interface_with_plain_words(monkeypatch):
         assert session.decision_lines() == ["Player A decides"] and session.action_notes() == [None, None]
         assert session.why("jump").action is None
         assert session.why("skip").legal and "cannot 1" in session.why("1").message
-        assert session.hint(8).player == 0
+        assert (session.hint(8).player, session.hint(8).bot) == (0, "mcts")  # no heuristic nor model: the search bot
         first = session.play("keep")
         assert first.lines == ["    keep"] and first.who == "Player A"
         play_out(session, choose=lambda legal: "keep")

@@ -13,7 +13,7 @@ from imperial_lab.dashboard.playkit import PERSON
 
 BOTS = ("random", "heuristic", "mcts")  # the bots a seat can be given
 STRENGTHS = (50, 200, 800)  # playouts per decision of the search bot (mcts), its strength
-HINT_STRENGTHS = (50, 200, 800)
+HINT_STRENGTHS = (20, 80, 320)  # the rollout bot's playouts: 80 about a second
 HINT_ROWS = 5  # the hint's choice and its best alternatives
 
 # The first word of an action's text form -> the heading of its group (in the order the engine lists them).
@@ -73,8 +73,8 @@ def grouped(options: list[Choice]) -> list[tuple[str, list[Choice]]]:
 
 
 def hint_rows(session: PlaySession, hint, rows: int = HINT_ROWS) -> list[dict]:
-    """The hint's most visited actions: number, plain words, visits and the estimated win chance of
-    the seat to move (the mean value of its playouts), as table rows."""
+    """The hint's choice and its most tried alternatives: number, plain words, tries and the estimated
+    win chance of the seat to move (the mean result of its playouts), as table rows."""
     number = {a: k for k, a in enumerate(session.legal(), 1)}
     out = []
     for s in hint.stats[:rows]:

@@ -77,10 +77,11 @@ def new_comparison(catalog) -> None:
                                      help=f"{GLOSSARY['the ladder']} Each rung is that bot in every seat, each seat "
                                           f"its own seed. {STRONG}: strong players, each picking the move the "
                                           f"win-chance model rates best; about 3 seconds a game (a cell of 60 games "
-                                          f"takes a few minutes). The search bot (search:seconds=1) plays better "
-                                          f"still but thinks about a second a decision, some 15 minutes a game in "
-                                          f"every seat: give it the rotating seat below, or play it from the "
-                                          f"terminal (docs/evaluator.md). {ROTATING}: the search bot below in one "
+                                          f"takes a few minutes). The rollout bot (rollout) plays far better still "
+                                          f"(one such seat won 95% of its games against three heuristics) but "
+                                          f"thinks about a second a decision, some 5 minutes a game in every seat: "
+                                          f"give it the rotating seat below, or play it from the terminal "
+                                          f"(docs/search.md). {ROTATING}: the search bot below in one "
                                           f"seat, turned by one seat per game, {simulations.default_bot()} bots in "
                                           f"the others.")
             left, middle, right, far = st.columns(4)
@@ -93,6 +94,7 @@ def new_comparison(catalog) -> None:
                                                     "slowly (seconds to minutes a game)")
             budget = right.text_input("Rotating seat's bot", value=simulations.SEARCH_BUDGET, key="new_budget",
                                       help="the bot spec of the rotating search seat (docs/search.md), e.g. "
+                                           "rollout (the strongest, about a second a decision) or "
                                            "mcts:playouts=200")
             seed = far.number_input("Seed", min_value=0, value=simulations.DEFAULT_SEED, step=1, key="new_seed")
             st.caption("The slow cells (a search bot, the win-chance bot) play fewer games, so their intervals are "

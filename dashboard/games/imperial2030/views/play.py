@@ -308,8 +308,9 @@ def _hint() -> None:
         return
     here = (KIT.game_id(), session.changes)
     with st.expander("Hint", icon=":material/lightbulb:"):
-        playouts = st.select_slider("Playouts", playview.HINT_STRENGTHS, value=200, key="play_hint_playouts",
-                                    help="the search bot's budget: more is stronger and slower (200: a few seconds)")
+        playouts = st.select_slider("Playouts", playview.HINT_STRENGTHS, value=80, key="play_hint_playouts",
+                                    help="games the bot plays to the end to judge the choices: more is surer and "
+                                         "slower (80: about a second)")
         if st.button("What would the search bot choose?", key="play_hint_ask", type="primary"):
             with st.spinner(f"Thinking (the search bot, {playouts} playouts) …"):
                 hint = session.hint(playouts)
