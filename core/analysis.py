@@ -182,7 +182,8 @@ def analyse_log(source, seconds_per_step: float = 0.0, view: int | None = None, 
         candidates = [w for w in sorted(_mover_deltas(rows, chances), key=lambda w: w["change"])
                       if w["change"] < 0 and (view is None or w["mover"] == view)][:drops]
         for w in tqdm(candidates, desc="better moves", unit="step", disable=not progress, leave=False):
-            explained.append(_better_move(steps[w["step"]], w, (seconds_per_step, playouts_per_step), collected.part))
+            explained.append({"step": w["step"], "mover": w["mover"], "change": round(w["change"], 4),
+                              **_better_move(steps[w["step"]], (seconds_per_step, playouts_per_step), collected.part)})
     return {"game": game, "players": n, "bots": collected.header.get("bots"), "view": view,
             "hidden_information": hides, "steps": rows, "swings": swings, "drops": explained,
             "seconds": round(time.perf_counter() - start, 2)}
@@ -222,13 +223,12 @@ def _swing_words(who: str, gain: int, up: float, loss: int, down: float) -> str:
     return f"{who}: {seat_name(gain)} {up:+.0%}, {seat_name(loss)} {down:+.0%}"
 
 
-def _better_move(step: dict, drop: dict, budget: tuple, part) -> dict:
-    """The better move at a drop's step, with its value and the value of the move played: by the
-    rollout bot (every candidate played on to the end many times) for ``budget``, (seconds, playouts),
-    or with (0, 0) by one ply on the evaluator."""
+def _better_move(step: dict, budget: tuple, part, drop: bool = True) -> dict:
+    """The better move at a step, with its value and the value of the move played: by the rollout
+    bot (every candidate played on to the end many times) for ``budget``, (seconds, playouts), or
+    with (0, 0) by one ply on the evaluator; ``drop``: the step is a drop of the mover's chance."""
     state = step["state"]
     legal = list(state.legal_actions())
-    me = drop["mover"]
     played = step.get("action")
     seconds, playouts = budget
     if seconds > 0 or playouts > 0:
@@ -251,12 +251,28 @@ def _better_move(step: dict, drop: dict, budget: tuple, part) -> dict:
         values = dict(zip(legal, one))
         best = legal[int(np.argmax(one))]
         how = "one ply on the evaluator"
-    out = {"step": drop["step"], "mover": me, "change": round(drop["change"], 4), "how": how,
-           "best": part.move_words(state, best), "best_value": _round(values.get(best)),
+    out = {"how": how, "best": part.move_words(state, best), "best_value": _round(values.get(best)),
            "played": None if played is None else part.move_words(state, played),
            "played_value": _round(values.get(played)) if played is not None else None}
-    out["words"] = hint_words(out["best"], out["best_value"], out["played"], out["played_value"])
+    out["words"] = hint_words(out["best"], out["best_value"], out["played"], out["played_value"], drop)
     return out
+
+
+def better_move_at(source, ply: int, playouts: int = 80) -> dict:
+    """The better move at the step of a move log that begins at action ``ply`` (a ply of
+    ``win_chance_line``), by ``playouts`` of the rollout bot, beside the move played there, as the
+    analysis words it: {"mover", "how", "best", "best_value", "played", "played_value", "words"}
+    (the explorer's "What was better here?"). Refused for a game that hides information: a better
+    move reads what the mover holds (``analyse_log`` with ``view`` shows a seat its own)."""
+    collected = _replay(source)
+    step = next((s for s in collected.steps if s["ply"] == ply and s["mover"] >= 0), None)
+    if step is None:
+        raise SetupError(f"no seat's decision begins a step at action {ply} of this log")
+    state = step["state"]
+    if _hides(state, len(state.returns())):
+        raise SetupError("this game hides information: a better move is shown only to the seat that moved "
+                         "(imperial analyse --view SEAT)")
+    return {"mover": step["mover"], **_better_move(step, (0, playouts), collected.part, drop=False)}
 
 
 def _round(x) -> float | None:
@@ -297,12 +313,13 @@ def bot_choice(state, seed: int = 0) -> tuple:
     return action, chance_after(state, action, seed)
 
 
-def hint_words(best: str, best_value: float | None, played: str | None, played_value: float | None) -> str:
+def hint_words(best: str, best_value: float | None, played: str | None, played_value: float | None,
+               drop: bool = True) -> str:
     """A better move in words: "Better: Buying India 3 (31% to win) instead of Rondel to Production
-    (22%)"; when the move played is the best one, says so."""
+    (22%)"; when the move played is the best one, says so (and, at a ``drop``, that it came after)."""
     chance = f" ({best_value:.0%} to win)" if best_value is not None else ""
     if played is not None and played == best:
-        return f"The move played is the search's choice too: {best}{chance}; the drop came after it"
+        return f"The move played is the search's choice too: {best}{chance}" + ("; the drop came after it" if drop else "")
     text = f"Better: {best}{chance}"
     if played is not None:
         text += f" instead of {played}" + (f" ({played_value:.0%})" if played_value is not None else "")

@@ -9,8 +9,8 @@ import json
 import pytest
 
 from imperial_lab.core import evaluator as ev
-from imperial_lab.core.analysis import (BIG_SWING, analyse_log, analyse_run, big_swings, chance_words, hint_words,
-                                        swing_words, win_chance_line)
+from imperial_lab.core.analysis import (BIG_SWING, analyse_log, analyse_run, better_move_at, big_swings, chance_words,
+                                        hint_words, swing_words, win_chance_line)
 from imperial_lab.core.bots import make_bot
 from imperial_lab.core.catalog import query
 from imperial_lab.core.cli import main
@@ -74,11 +74,25 @@ def test_rollouts_judge_the_drops_reproducibly_by_playouts_the_move_played_among
     assert timed["how"] == "rollouts, 0.2 s" and timed["step"] == drop["step"]
 
 
+
+def test_a_better_move_at_any_step_of_a_log(imperial_log, tmp_path):
+    line = win_chance_line(imperial_log)
+    _, ply, mover, _ = line[6]
+    answer = better_move_at(imperial_log, ply, playouts=16)
+    assert answer["mover"] == mover and answer["how"] == "rollouts, 16 playouts"
+    assert 0 <= answer["played_value"] <= answer["best_value"] <= 1 and "drop" not in answer["words"]
+    with pytest.raises(ev.SetupError, match=f"no seat's decision begins a step at action {ply + 1}"):
+        better_move_at(imperial_log, ply + 1)
+    hidden = log_of(tmp_path, "imperia", 2)
+    with pytest.raises(ev.SetupError, match="hides information"):
+        better_move_at(hidden, win_chance_line(hidden)[1][1])
+
 def test_hint_words():
     assert hint_words("Buying India 3", 0.31, "Rondel to Production", 0.22) == \
         "Better: Buying India 3 (31% to win) instead of Rondel to Production (22%)"
     assert hint_words("Pass", 0.4, "Pass", 0.4) == "The move played is the search's choice too: Pass (40% to win); " \
                                                  "the drop came after it"
+    assert hint_words("Pass", 0.4, "Pass", 0.4, drop=False) == "The move played is the search's choice too: Pass (40% to win)"
 
 
 def test_a_hidden_information_game_explains_drops_only_to_the_seat_they_are_shown_to(tmp_path):

@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from imperial_lab.core.analysis import big_swings, swing_words, win_chance_line
+from imperial_lab.core.analysis import better_move_at, big_swings, swing_words, win_chance_line
 from imperial_lab.core.bots import make_bot
 from imperial_lab.core.catalog import query
 from imperial_lab.core.errors import LogError
@@ -21,6 +21,7 @@ from imperial_lab.core.games.imperial2030.words import NATION_NAMES
 from imperial_lab.dashboard.games.imperial2030.board_shapes import shapes
 from imperial_lab.core.games.imperial2030.explain import RULE_TITLES, SENTENCES, explain, rule_title
 from imperial_lab.dashboard.games.imperial2030.explorer_queries import game_log, run_games
+from imperial_lab.dashboard.games.imperial2030.open_game import BETTER_PLAYOUTS
 from imperial_lab.core.games.imperial2030 import events as event_kinds
 from imperial_lab.core.interface import make_game
 from imperial_lab.core.play import play_game
@@ -468,6 +469,25 @@ def test_the_chance_chart_marks_the_shown_turn_and_its_swing_is_named_in_words(p
     marked = [t for t in chance_chart(page)["data"] if t["name"] == "big swing"]
     assert (marked[0]["x"] if marked else []) == big
 
+
+
+def test_a_better_move_for_the_turns_player_is_worked_out_on_request(page, lab):
+    timeline = shown_timeline(page, lab)
+    run = page.selectbox(key="explorer_run").value
+    log = game_log(lab.catalog, run, page.selectbox(key=f"explorer_game_of_{run}").value)
+    turn = 5
+    page.select_slider(key="explorer_turn").set_value(turn).run()
+    snapshot = timeline.snapshots[turn]
+    who = f"Player {'ABCD'[snapshot.government]}"
+    assert f"**For {who}:**" not in events_text(page)  # only when asked: it costs seconds of rollouts
+    page.button(key="explorer_better_ask").click().run()
+    assert not page.exception
+    # the step that begins the turn, judged by the rollout bot beside the move played
+    answer = better_move_at(log.splitlines(), snapshot.actions[0].index - 1, BETTER_PLAYOUTS)
+    assert answer["mover"] == snapshot.government and answer["played"] is not None
+    assert f"**For {who}:** {answer['words']}." in events_text(page)
+    page.select_slider(key="explorer_turn").set_value(turn + 1).run()
+    assert "**For Player" not in events_text(page)  # another turn: not its answer
 
 def test_every_action_of_the_turn_is_listed_in_words(page, lab):
     """Actions that cause no event (``end maneuver``, ``no veto``, a refused crossing) are listed too."""

@@ -21,7 +21,7 @@ from urllib.parse import urlencode
 import pandas as pd
 import streamlit as st
 
-from imperial_lab.core.analysis import win_chance_line
+from imperial_lab.core.analysis import better_move_at, win_chance_line
 from imperial_lab.core.errors import LogError
 from imperial_lab.dashboard.games.imperial2030 import queries
 from imperial_lab.dashboard.games.imperial2030.explorer_queries import game_log, run_games, stored_chances
@@ -35,6 +35,7 @@ from imperial_lab.dashboard.style import player_label
 from imperial_lab.dashboard.games.imperial2030.replay import Timeline, _NamedLines, timeline_from_text
 
 CATALOGUE, UPLOAD = "a run of the catalogue", "an uploaded move log"
+BETTER_PLAYOUTS = 80  # the rollout bot's default: about a second of rollouts
 # The chooser's widgets (named after the explorer, where they began).
 SOURCE_KEY, RUN_KEY, UPLOAD_KEY = "explorer_source", "explorer_run", "explorer_upload"
 KEPT = "open_game:"  # prefix of the kept value of a widget key
@@ -71,6 +72,11 @@ class CatalogueGame:
         catalogue's stored analysis when the run has one, else worked out now (about 2 s a game)."""
         return _catalogue_chances(self.catalog, cache.fingerprint(self.catalog, self.run), self.run, self.game_id)
 
+    def better_move(self, ply: int) -> dict:
+        """The rollout bot's better move at the step beginning at action ``ply``
+        (imperial_lab.core.analysis.better_move_at), cached."""
+        return _catalogue_better(self.catalog, cache.fingerprint(self.catalog, self.run), self.run, self.game_id, ply)
+
 
 @dataclass(frozen=True)
 class Upload:
@@ -97,6 +103,10 @@ class Upload:
     def chance_line(self) -> list:
         """Each seat's chance to win at every step, worked out now (about 2 s a game)."""
         return _uploaded_chances(self.digest, self.text, self.name)
+
+    def better_move(self, ply: int) -> dict:
+        """The rollout bot's better move at the step beginning at action ``ply``, cached."""
+        return _uploaded_better(self.digest, self.text, self.name, ply)
 
 
 # ----- cached loading -----
@@ -156,10 +166,25 @@ def _uploaded_chances(digest: str, _text: str, name: str) -> list:
 
 def _judged(timeline: Timeline, text: str) -> list:
     """The chance line of a log's lines up to the timeline's end (a bad line's predecessors)."""
+    return win_chance_line(_good_lines(timeline, text))
+
+
+def _good_lines(timeline: Timeline, text: str) -> list[str]:
     lines = text.splitlines()
-    if timeline.error:
-        lines = lines[:timeline.error.line - 1]
-    return win_chance_line(lines)
+    return lines[:timeline.error.line - 1] if timeline.error else lines
+
+
+# A better move costs seconds of rollouts (BETTER_PLAYOUTS): each is kept, by game and step.
+@st.cache_data(show_spinner=False, max_entries=256)
+def _catalogue_better(catalog: str, fingerprint: tuple, run: str, game_id: int, ply: int) -> dict:
+    text = game_log(catalog, run, game_id) or ""
+    return better_move_at(_good_lines(_catalogue_timeline(catalog, fingerprint, run, game_id), text), ply,
+                          BETTER_PLAYOUTS)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _uploaded_better(digest: str, _text: str, name: str, ply: int) -> dict:
+    return better_move_at(_good_lines(_uploaded_timeline(digest, _text, name), _text), ply, BETTER_PLAYOUTS)
 
 
 def load_timeline(game) -> Timeline | None:

@@ -33,6 +33,7 @@ BY_ACTION_KEY, VIEW_KEY = "explorer_by_action", "explorer_view"
 GAME_KEY, TICKING_KEY = "explorer_game", "explorer_ticking"
 CHART_KEY = "explorer_chances"
 SHOWN_KEY = "explorer_shown_turn"  # the turn last shown, kept while another page drops the slider's state
+BETTER_KEY = "explorer_better"  # the better move last asked for: (game key, turn, answer)
 PLAY_SECONDS = 1.0  # one nation turn per second while playing
 
 
@@ -49,7 +50,7 @@ def toggle_play() -> None:
     st.session_state[PLAY_KEY] = not st.session_state.get(PLAY_KEY, False)
 
 
-def explorer(timeline: Timeline, chances: list | None) -> None:
+def explorer(timeline: Timeline, chances: list | None, game=None) -> None:
     """Controls, then the views of the chosen step. While playing, each run of the fragment (the
     timer's) advances one nation turn, and the last turn stops the play."""
     playing = st.session_state.get(PLAY_KEY, False)
@@ -68,7 +69,7 @@ def explorer(timeline: Timeline, chances: list | None) -> None:
     view = views.segmented_control("Map", list(VIEWS), default="World", key=VIEW_KEY) or "World"
     st.session_state[SHOWN_KEY] = turn
     step = _chosen_action(timeline.snapshots[turn]) if by_action else None
-    _views(timeline, turn, step, view, chances)
+    _views(timeline, turn, step, view, chances, game)
 
 
 def _controls(timeline: Timeline, by_action: bool, playing: bool) -> None:
@@ -123,7 +124,7 @@ def _chosen_action(snapshot: Snapshot) -> ActionStep | None:
     return steps[index]
 
 
-def _views(timeline: Timeline, turn: int, step: ActionStep | None, view: str, chances: list | None) -> None:
+def _views(timeline: Timeline, turn: int, step: ActionStep | None, view: str, chances: list | None, game=None) -> None:
     """What happened in one line, the board with what changed, the players' chances to win, then
     every action and its events, the rondel, the bonds and the nations."""
     snapshot = timeline.snapshots[turn]
@@ -138,7 +139,7 @@ def _views(timeline: Timeline, turn: int, step: ActionStep | None, view: str, ch
         st.markdown(f"**{changes.summary}**" if changes.summary else "&nbsp;")
     show_board(position, changes, view)
     if chances is not None:
-        _chances(timeline, turn, chances)
+        _chances(timeline, turn, chances, game)
     happened, rondel = st.columns([1.7, 1])
     with happened:
         st.markdown("**What happened**: every action, then what it caused")
@@ -152,9 +153,9 @@ def _views(timeline: Timeline, turn: int, step: ActionStep | None, view: str, ch
     st.markdown(bonds_html(position), unsafe_allow_html=True)
 
 
-def _chances(timeline: Timeline, turn: int, chances: list) -> None:
+def _chances(timeline: Timeline, turn: int, chances: list, game=None) -> None:
     """Each player's chance to win over the game, the shown turn marked, and the turn's swing in words;
-    a click on the chart goes to the turn clicked."""
+    a click on the chart goes to the turn clicked; on request, a better move for the turn's player."""
     snapshots = timeline.snapshots
     judged = [row for row in chances if row is not None]  # the turns before a bad line's, if the log has one
     st.plotly_chart(charts.win_chances(chances, [_turn_label(s) for s in snapshots], turn, big_swings(judged)),
@@ -170,6 +171,33 @@ def _chances(timeline: Timeline, turn: int, chances: list) -> None:
         nation = NATION_NAMES[snapshot.nation]
         who = nation if snapshot.government is None else f"{player_label(snapshot.government)} for {nation}"
         st.markdown(f"**This turn's swing:** {swing_words(who, before, now)}.")
+        if game is not None and snapshot.government is not None and snapshot.actions:
+            _better(game, snapshot)
+
+
+def _better(game, snapshot: Snapshot) -> None:
+    """The move the rollout bot finds best at the start of the turn, beside the move played, once asked
+    (seconds of rollouts, kept per game and turn)."""
+    who = player_label(snapshot.government)
+    here = (game.key, snapshot.turn)
+    if st.button(f"Was there a better move for {who}?", key="explorer_better_ask",
+                 help="plays each promising choice at the start of this turn on to the end of the game, 80 games "
+                      "in all (heuristic bots in every seat, the same luck for every choice): about a second"):
+        with st.spinner("Playing each promising choice on to the end …"):
+            try:
+                answer = game.better_move(snapshot.actions[0].index - 1)  # the step that begins this turn
+            except ImperialError as exc:
+                answer = {"error": str(exc)}
+        st.session_state[BETTER_KEY] = (here, answer)
+    shown = st.session_state.get(BETTER_KEY)
+    if shown and shown[0] == here:
+        answer = shown[1]
+        if "error" in answer:
+            st.caption(f"No better move: {answer['error']}")
+        else:
+            st.markdown(f"**For {who}:** {answer['words']}.")
+            st.caption(f"How often {who} won when each choice was played on to the end of the game "
+                       f"({answer['how']}, heuristic bots in every seat).")
 
 
 def _chart_clicked() -> None:
@@ -219,7 +247,7 @@ def main() -> None:
         st.session_state[TURN_KEY] = st.session_state.get(SHOWN_KEY, 0)
     playing = st.session_state[PLAY_KEY]
     st.session_state[TICKING_KEY] = playing
-    st.fragment(explorer, run_every=PLAY_SECONDS if playing else None)(timeline, _chance_line(game, timeline))
+    st.fragment(explorer, run_every=PLAY_SECONDS if playing else None)(timeline, _chance_line(game, timeline), game)
 
 
 def _chance_line(game, timeline: Timeline) -> list | None:
