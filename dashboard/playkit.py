@@ -9,6 +9,7 @@ the game itself (the board, the choices, the moves in words) stays the page's ow
     KIT.what_happened(KIT.since_last(session, me, 40), lines_of)   # the moves since me's last decision
     KIT.notice()                          # what the last click did (an undo, a resume)
     st.fragment(KIT.why_not)(link)        # "Why not …?": pick an action of the decision, hear its rule
+    st.fragment(KIT.hint)()               # "Hint": what the rollout bot would choose, and how often it won
     if KIT.hand_over(session): return     # hot-seat with hidden hands: pass the device first
     me = KIT.viewer(session)              # whose eyes the page is for
     st.button(..., on_click=KIT.choose, args=(session.changes, number))
@@ -49,6 +50,8 @@ QUERY, WATCH_QUERY = "game", "watch"  # the address's game id; watching the bots
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 SLOW_SECONDS = 0.3  # bots' replies that take longer say who is thinking
 _MARKDOWN = str.maketrans({c: "\\" + c for c in "\\`*_[]<>#|~$"})
+HINT_STRENGTHS = (20, 80, 320)  # the hint bot's playouts: 80 about a second in Imperial 2030
+HINT_ROWS = 5  # the hint's choice and its most tried alternatives
 
 
 def _ago(seconds: float) -> str:
@@ -65,6 +68,15 @@ def md(text: str) -> str:
 
 
 # ----- games in progress on disk (no Streamlit) -----
+
+def hint_rows(session: PlaySession, hint, words: Callable[[str], str] = str, rows: int = HINT_ROWS) -> list[dict]:
+    """The hint's choice and its most tried alternatives: number, the game's words (``words`` of the
+    text form), tries and the estimated win chance of the seat to move, as table rows."""
+    number = {a: k for k, a in enumerate(session.legal(), 1)}
+    return [{"choice": number.get(s.action), "action": words(session.state.action_to_string(s.action)),
+             "visits": s.visits, "win chance": None if s.value is None else round(100 * s.value)}
+            for s in hint.stats[:rows]]
+
 
 def games_folder(catalog) -> Path:
     """``play/`` beside the catalogue (like ``runs/``)."""
@@ -524,6 +536,45 @@ class PlayKit:
         session, text = self.session(), st.session_state.get(key)
         if session is not None and text:
             st.session_state[self.key("why")] = (here, text, session.why(text))
+
+    # ----- hint -----
+
+    def hint(self, extra: Callable[[PlaySession, object], str] | None = None) -> None:
+        """"Hint": what the hint's bot would choose for the person to move (``PlaySession.hint``: the
+        rollout bot where the game has one), its choice and the most tried others in the game's words,
+        with how often each was played out and how often the person won. Its playouts deal again what
+        that seat cannot see, so the hint knows no more than the person. ``extra(session, action)``: a
+        line of the page's own under the choice (Imperial 2030: the learned evaluator's words). Meant
+        as a fragment, called like ``why_not`` only when the seat to move has the device."""
+        session = self.session()
+        if session is None or session.waiting_for() is None:
+            return
+        here = (self.game_id(), session.changes)
+        with st.expander("Hint", icon=":material/lightbulb:"):
+            playouts = st.select_slider("Playouts", HINT_STRENGTHS, value=HINT_STRENGTHS[1], key=self.key("hint_playouts"),
+                                        help="games the bot plays to the end to judge the choices: more is surer "
+                                             "and slower (80: about a second in Imperial 2030, a few in the others)")
+            if st.button("What would the bot choose?", key=self.key("hint_ask"), type="primary"):
+                with st.spinner(f"Thinking ({playouts} playouts) …"):
+                    st.session_state[self.key("hint")] = (here, session.hint(playouts))
+            shown = st.session_state.get(self.key("hint"))
+            if not shown or shown[0] != here:
+                return
+            hint = shown[1]
+            rows = hint_rows(session, hint, self.words)
+            st.markdown(f"{hint.bot_words.capitalize()} would choose **{rows[0]['choice']}. {md(rows[0]['action'])}**. "
+                        f"{hint.search_words}")
+            if extra is not None:
+                st.markdown(extra(session, hint.stats[0].action))
+            st.caption(f"How often each choice was tried, and the win chance it estimates for "
+                       f"{self.label(hint.player)} (the mean result of its playouts):")
+            st.dataframe(rows, hide_index=True, width="stretch", column_config={
+                "choice": st.column_config.NumberColumn("no.", width=40),
+                "action": st.column_config.TextColumn("choice", width="large"),
+                "visits": st.column_config.NumberColumn("tries", width=55),
+                "win chance": st.column_config.NumberColumn("win", format="%d%%", width=55)})
+            if len(hint.stats) > len(rows):
+                st.caption(f"({len(hint.stats) - len(rows)} other choices with fewer tries)")
 
     # ----- what happened -----
 

@@ -243,7 +243,7 @@ def test_the_hint_shows_the_rollout_bots_choice_and_estimates(home):
     shown = texts(at.markdown)
     hint = session(at).hint(20)
     assert hint.bot == "rollout" and "on to the end of the game" in hint.search_words
-    assert "The search bot would choose" in shown and hint.search_words in shown
+    assert "The rollout bot would choose" in shown and hint.search_words in shown
     words = action_hint(session(at).state, hint.stats[0].action, session(at).seed)["words"]  # "...: your chance rises from 22% to 31%"
     assert f"By the learned evaluator: {playkit.md(words)}." in shown and "your chance" in words
     table = at.dataframe[0].value

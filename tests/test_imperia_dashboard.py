@@ -485,3 +485,18 @@ def test_why_not_lists_the_turns_actions_in_words_and_names_the_rule(home):
     assert "pending" not in warning and "RULES.md" not in warning
     at.selectbox(key=f"imperia_play_why_{s.changes}").set_value(legal[0]).run()
     assert f"**{action_words(legal[0])}** is allowed here: choice 1." in texts(at.success)
+
+
+def test_the_hint_gives_the_rollout_bots_choice_in_words(home):
+    at = start_play()
+    while session_of(at).state.decision_name() != "turn":
+        at = play_first(at)
+    at.select_slider(key="imperia_play_hint_playouts").set_value(20).run()
+    at.button(key="imperia_play_hint_ask").click().run()
+    assert not at.exception, at.exception
+    s = session_of(at)
+    hint = s.hint(20)  # the page's, remembered by the session
+    assert hint.bot == "rollout" and "The rollout bot would choose **" in page_text(at)
+    table = at.dataframe[0].value
+    assert table["action"][0] == action_words(s.state.action_to_string(hint.stats[0].action))
+    assert list(table["visits"]) == sorted(table["visits"], reverse=True)

@@ -603,3 +603,18 @@ def test_why_not_lists_the_bids_cards_and_regions_and_names_the_rule(home):
     assert "(/ip_rules?section=5.2)" in warning  # §5.2, linked
     at.selectbox(key=f"ip_play_why_{s.changes}").set_value(legal[0]).run()
     assert f"**{action_plain(legal[0])}** is allowed here: choice 1." in texts_of(at.success)
+
+
+def test_the_hint_gives_the_rollout_bots_choice_from_the_persons_view(home):
+    """Hint: the rollout bot's choice and the most tried others in words; its playouts deal the cards
+    the person cannot see again, so the page still names no card of another seat."""
+    at = start_play(mode="random")
+    run(at.select_slider(key="ip_play_hint_playouts").set_value(20))
+    run(at.button(key="ip_play_hint_ask").click())
+    s = session_of(at)
+    hint = s.hint(20)  # the page's, remembered by the session
+    assert hint.bot == "rollout" and "The rollout bot would choose **" in page_text(at) and hint.search_words in page_text(at)
+    table = at.dataframe[0].value
+    assert table["action"][0] == action_plain(s.state.action_to_string(hint.stats[0].action))
+    assert table["choice"][0] == s.legal().index(hint.stats[0].action) + 1
+    assert_private_to(at, 0)

@@ -144,15 +144,35 @@ def test_the_analysis_needs_a_decision():
         RolloutBot(0, playouts=2).analyse(state.game.new_initial_state())
 
 
-def test_what_the_seat_cannot_see_does_not_change_its_analysis():
-    # a hint shown to a seat must not depend on another seat's hand (Imperial Powers §6.2): the
-    # rollouts are dealt from the seat's view, so the same view gives the same figures
-    from tests.test_ip_observation import fresh, midgame, other_value, swap
+def hidden_twins(game: str) -> tuple:
+    """A decision and a twin that differs only in what the seat to move cannot see: Imperial Powers, a
+    card of another hand swapped with the deck (§6.2); Imperia, another split of the others' tiles
+    between hand and pile (§7.2)."""
+    if game == "imperial_powers":
+        from tests.test_ip_observation import fresh, midgame, other_value, swap
 
-    _, state = midgame(4, 2, "bid")
-    q = (state.current + 1) % 4
-    other = state.clone()
-    c = other.hand[q][0]
-    other.hand[q], other.deck = swap(other.hand[q], c, other.deck, other_value(other, other.deck, c))
-    assert fresh(other).observation(state.current) == state.observation(state.current)
+        _, state = midgame(4, 2, "bid")
+        q = (state.current + 1) % 4
+        other = state.clone()
+        c = other.hand[q][0]
+        other.hand[q], other.deck = swap(other.hand[q], c, other.deck, other_value(other, other.deck, c))
+        return state, fresh(other)
+    from tests.test_imperia_observation import midgame as imperia_midgame
+
+    imperia, state = imperia_midgame(2, 8, 30)
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    me, rng = state.current_player(), random.Random(1)
+    other = next(o for o in (imperia.resample(state, me, rng) for _ in range(50)) if o.hand != state.hand)
+    return state, other
+
+
+@pytest.mark.parametrize("game", ["imperial_powers", "imperia"])
+def test_what_the_seat_cannot_see_does_not_change_its_analysis(game):
+    # a hint shown to a seat must not depend on what it cannot see: the rollouts are dealt from the
+    # seat's view and the heuristic's choice reads only what its seat sees, so the same view gives
+    # the same figures
+    state, other = hidden_twins(game)
+    me = state.current_player()
+    assert other.observation(me) == state.observation(me) and other.to_json() != state.to_json()
     assert RolloutBot(2, playouts=6).analyse(state) == RolloutBot(2, playouts=6).analyse(other)

@@ -1,5 +1,5 @@
 """The Play page's plain functions (no Streamlit): the legal actions in plain words and in groups,
-the hint as table rows and the bots a seat can be given. Keeping games in progress for a reload is
+and the bots a seat can be given. Keeping games in progress for a reload is
 the shared imperial_lab.dashboard.playkit's.
 """
 
@@ -13,8 +13,6 @@ from imperial_lab.dashboard.playkit import PERSON
 
 BOTS = ("random", "heuristic", "mcts")  # the bots a seat can be given
 STRENGTHS = (50, 200, 800)  # playouts per decision of the search bot (mcts), its strength
-HINT_STRENGTHS = (20, 80, 320)  # the rollout bot's playouts: 80 about a second
-HINT_ROWS = 5  # the hint's choice and its best alternatives
 
 # The first word of an action's text form -> the heading of its group (in the order the engine lists them).
 GROUPS = {
@@ -70,17 +68,6 @@ def grouped(options: list[Choice]) -> list[tuple[str, list[Choice]]]:
         head = c.text.split()[0] if c.text.split() else c.text
         groups.setdefault(_SAME.get(head, head), []).append(c)
     return [(GROUPS.get(head, head.capitalize()), items) for head, items in groups.items()]
-
-
-def hint_rows(session: PlaySession, hint, rows: int = HINT_ROWS) -> list[dict]:
-    """The hint's choice and its most tried alternatives: number, plain words, tries and the estimated
-    win chance of the seat to move (the mean result of its playouts), as table rows."""
-    number = {a: k for k, a in enumerate(session.legal(), 1)}
-    out = []
-    for s in hint.stats[:rows]:
-        out.append({"choice": number.get(s.action), "action": choice_words(session.state.action_to_string(s.action)),
-                    "visits": s.visits, "win chance": None if s.value is None else round(100 * s.value)})
-    return out
 
 
 # ----- seats -----

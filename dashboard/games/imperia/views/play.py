@@ -99,6 +99,7 @@ def game(session: PlaySession) -> None:
     with right:  # first: the choice decides what the board previews
         chosen = choose(session) if session.waiting_for() is not None else None
         st.fragment(KIT.why_not)(linked)
+        st.fragment(KIT.hint)()
     with left:
         _board(session, me, since, chosen)
     with right:

@@ -46,7 +46,6 @@ from imperial_lab.dashboard.playkit import PERSON, PlayKit, md
 from imperial_lab.dashboard.style import player_label
 
 KIT = PlayKit("play", "imperial2030", words=choice_words, explorer="the Game explorer")
-HINT = "play_hint"  # the last hint, with the position it answers
 BUTTONS_MAX = 8  # a group of more choices is a list with a Play button
 SHORT_LABEL = 14  # characters: labels no longer fit two buttons to a row of the decision's column
 SHOWN_MAX = 60  # moves listed under "What happened"
@@ -298,40 +297,13 @@ def _steps(session: PlaySession, steps: list) -> None:
 # ----- hint and why not (fragments inside the game's) -----
 
 def _tools(session: PlaySession) -> None:
-    st.fragment(_hint)()
+    st.fragment(KIT.hint)(_evaluator_words)
     st.fragment(KIT.why_not)(_linked, "A click on the board asks too.")
 
 
-def _hint() -> None:
-    session = KIT.session()
-    if session is None or session.waiting_for() is None:
-        return
-    here = (KIT.game_id(), session.changes)
-    with st.expander("Hint", icon=":material/lightbulb:"):
-        playouts = st.select_slider("Playouts", playview.HINT_STRENGTHS, value=80, key="play_hint_playouts",
-                                    help="games the bot plays to the end to judge the choices: more is surer and "
-                                         "slower (80: about a second)")
-        if st.button("What would the search bot choose?", key="play_hint_ask", type="primary"):
-            with st.spinner(f"Thinking (the search bot, {playouts} playouts) …"):
-                hint = session.hint(playouts)
-            st.session_state[HINT] = (here, hint)
-        shown = st.session_state.get(HINT)
-        if shown and shown[0] == here:
-            hint = shown[1]
-            rows = playview.hint_rows(session, hint)
-            best = rows[0]
-            st.markdown(f"The search bot would choose **{best['choice']}. {md(best['action'])}**. "
-                        f"{hint.search_words}")
-            st.markdown(f"By the learned evaluator: {md(action_hint(session.state, hint.stats[0].action, session.seed)['words'])}.")
-            st.caption(f"How often the search tried each choice, and the win chance it estimates for "
-                       f"{player_label(hint.player)} (the mean result of its playouts):")
-            st.dataframe(rows, hide_index=True, width="stretch", column_config={
-                "choice": st.column_config.NumberColumn("no.", width=40),
-                "action": st.column_config.TextColumn("choice", width="large"),
-                "visits": st.column_config.NumberColumn("tries", width=55),
-                "win chance": st.column_config.NumberColumn("win", format="%d%%", width=55)})
-            if len(hint.stats) > len(rows):
-                st.caption(f"({len(hint.stats) - len(rows)} other choices with fewer tries)")
+def _evaluator_words(session: PlaySession, action) -> str:
+    """The hint's extra line: how the learned evaluator judges the choice."""
+    return f"By the learned evaluator: {md(action_hint(session.state, action, session.seed)['words'])}."
 
 
 # ----- the page -----

@@ -89,6 +89,7 @@ def game(session: PlaySession) -> None:
     if session.waiting_for() is not None:
         decide(session, view)
         st.fragment(KIT.why_not)(linked)
+        st.fragment(KIT.hint)()
     ctx = context_of(view)
     show_map(view, [x for step in since for x in changed_regions(step.events, ctx, viewer)])
     st.markdown(f"**Players** ({REFERENCE.link('§6.2', 'what is hidden')})\n\n{players_table(view)}",
