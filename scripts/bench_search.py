@@ -15,7 +15,8 @@ of this process: the cost whatever else runs) and wall seconds spent deciding, a
 milliseconds of each searched decision. The summary gives the focus bot's wins, its win rate with the
 95% Wilson interval against par (its seats / players), each entrant's CPU seconds per searched
 decision (the mean) and their median, 95th and 99th percentile and maximum, and the load
-(``os.getloadavg``) before and after.
+(``os.getloadavg``) before and after. ``--summarise FILE`` reads each row's specs as ``--game``
+spells them now, so the rows of one bot written before one of its defaults changed count as its.
 ``--profile SPEC`` runs cProfile over SPEC's decisions on positions of a heuristic game and prints
 the shares of its time: the evaluator (features, model, numpy), the tree (core/mcts.py), the
 heuristic (the prior and the playouts to the next checkpoint) and the engine (the rules, clones).
@@ -35,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from threadpoolctl import threadpool_limits  # noqa: E402
 
-from imperial_lab.core.bots import make_bot, parse_bot_list  # noqa: E402
+from imperial_lab.core.bots import canonical_spec, make_bot, parse_bot_list  # noqa: E402
 from imperial_lab.core.play import play_game  # noqa: E402
 from imperial_lab.core.stats import wilson  # noqa: E402
 
@@ -78,6 +79,14 @@ def play(task: tuple) -> dict:
         entry["wall"] = round(entry["wall"] + bot.wall, 4)
     return {"game": g, "focus": focus, "seats": specs, "winners": played.state.winners(), "returns": played.state.returns(),
             "decisions": played.decisions, "cost": cost, "seconds": round(time.perf_counter() - start, 2)}
+
+
+def canonical_row(row: dict, game: str) -> dict:
+    """A game's row with every bot spec as its game spells it now: a row written before a default
+    changed (``rollout:playouts=80`` before 80 became the default) joins the rows of the same bot."""
+    same = {spec: canonical_spec(spec, "a row's bot", game) for spec in {row["focus"], *row["seats"], *row["cost"]}}
+    return {**row, "focus": same[row["focus"]], "seats": [same[s] for s in row["seats"]],
+            "cost": {same[spec]: c for spec, c in row["cost"].items()}}
 
 
 def summarise(rows: list[dict], focus: str) -> dict:
@@ -175,8 +184,10 @@ def main(argv=None) -> int:
         print(json.dumps(profile(args.game, args.profile, args.players or 4, args.games, args.seed)))
         return 0
     if args.summarise:
-        rows = [json.loads(line) for line in Path(args.summarise).read_text().splitlines() if line.strip()]
-        print(json.dumps(summarise(rows, args.focus or rows[0]["focus"])))
+        rows = [canonical_row(json.loads(line), args.game)
+                for line in Path(args.summarise).read_text().splitlines() if line.strip()]
+        print(json.dumps(summarise(rows, canonical_spec(args.focus, "--focus", args.game) if args.focus
+                                   else rows[0]["focus"])))
         return 0
     lineup = parse_bot_list(args.lineup, game=args.game)
     focus = args.focus or lineup[0]
