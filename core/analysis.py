@@ -319,7 +319,7 @@ def hint_words(best: str, best_value: float | None, played: str | None, played_v
     (22%)"; when the move played is the best one, says so (and, at a ``drop``, that it came after)."""
     chance = f" ({best_value:.0%} to win)" if best_value is not None else ""
     if played is not None and played == best:
-        return f"The move played is the search's choice too: {best}{chance}" + ("; the drop came after it" if drop else "")
+        return f"The move played is the best one found: {best}{chance}" + ("; the drop came after it" if drop else "")
     text = f"Better: {best}{chance}"
     if played is not None:
         text += f" instead of {played}" + (f" ({played_value:.0%})" if played_value is not None else "")

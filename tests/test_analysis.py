@@ -90,9 +90,9 @@ def test_a_better_move_at_any_step_of_a_log(imperial_log, tmp_path):
 def test_hint_words():
     assert hint_words("Buying India 3", 0.31, "Rondel to Production", 0.22) == \
         "Better: Buying India 3 (31% to win) instead of Rondel to Production (22%)"
-    assert hint_words("Pass", 0.4, "Pass", 0.4) == "The move played is the search's choice too: Pass (40% to win); " \
+    assert hint_words("Pass", 0.4, "Pass", 0.4) == "The move played is the best one found: Pass (40% to win); " \
                                                  "the drop came after it"
-    assert hint_words("Pass", 0.4, "Pass", 0.4, drop=False) == "The move played is the search's choice too: Pass (40% to win)"
+    assert hint_words("Pass", 0.4, "Pass", 0.4, drop=False) == "The move played is the best one found: Pass (40% to win)"
 
 
 def test_a_hidden_information_game_explains_drops_only_to_the_seat_they_are_shown_to(tmp_path):
