@@ -257,13 +257,13 @@ def test_hot_seat_and_a_setup_file(home):
     at.selectbox(key="play_setup").set_value("three_nations_each").run()
     assert "**4** (the setup's)" in texts(at.markdown)
     at.selectbox(key="play_seat_2").set_value(playkit.PERSON)
-    for p in (1, 3):
-        at.selectbox(key=f"play_seat_{p}").set_value("mcts")
+    at.selectbox(key="play_seat_1").set_value("mcts")
+    at.selectbox(key="play_seat_3").set_value("rollout")  # the strongest bot, offered too
     at.select_slider(key="play_strength").set_value(50)
     at.button(key="play_start").click().run()
     assert not at.exception, at.exception
     s = session(at)
-    assert s.seats == [None, "mcts:playouts=50", None, "mcts:playouts=50"] and s.config["setup"] == "custom"
+    assert s.seats == [None, "mcts:playouts=50", None, "rollout"] and s.config["setup"] == "custom"
     assert s.waiting_for() in (0, 2)
 
 

@@ -11,7 +11,7 @@ from imperial_lab.core.games.imperial2030.action_words import SPACE_DOES, choice
 from imperial_lab.core.session import PlaySession
 from imperial_lab.dashboard.playkit import PERSON
 
-BOTS = ("random", "heuristic", "mcts")  # the bots a seat can be given
+BOTS = ("random", "heuristic", "mcts", "rollout")  # the bots a seat can be given (rollout: the strongest, ~1 s)
 STRENGTHS = (50, 200, 800)  # playouts per decision of the search bot (mcts), its strength
 
 # The first word of an action's text form -> the heading of its group (in the order the engine lists them).
