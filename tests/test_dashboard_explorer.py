@@ -21,7 +21,7 @@ from imperial_lab.core.games.imperial2030.words import NATION_NAMES
 from imperial_lab.dashboard.games.imperial2030.board_shapes import shapes
 from imperial_lab.core.games.imperial2030.explain import RULE_TITLES, SENTENCES, explain, rule_title
 from imperial_lab.dashboard.games.imperial2030.explorer_queries import game_log, run_games
-from imperial_lab.dashboard.games.imperial2030.open_game import BETTER_PLAYOUTS
+from imperial_lab.dashboard.games.imperial2030 import open_game
 from imperial_lab.core.games.imperial2030 import events as event_kinds
 from imperial_lab.core.interface import make_game
 from imperial_lab.core.play import play_game
@@ -471,7 +471,8 @@ def test_the_chance_chart_marks_the_shown_turn_and_its_swing_is_named_in_words(p
 
 
 
-def test_a_better_move_for_the_turns_player_is_worked_out_on_request(page, lab):
+def test_a_better_move_for_the_turns_player_is_worked_out_on_request(page, lab, monkeypatch):
+    monkeypatch.setattr(open_game, "BETTER_PLAYOUTS", 16)  # the page's 80 cost seconds; the same path
     timeline = shown_timeline(page, lab)
     run = page.selectbox(key="explorer_run").value
     log = game_log(lab.catalog, run, page.selectbox(key=f"explorer_game_of_{run}").value)
@@ -483,8 +484,8 @@ def test_a_better_move_for_the_turns_player_is_worked_out_on_request(page, lab):
     page.button(key="explorer_better_ask").click().run()
     assert not page.exception
     # the step that begins the turn, judged by the rollout bot beside the move played
-    answer = better_move_at(log.splitlines(), snapshot.actions[0].index - 1, BETTER_PLAYOUTS)
-    assert answer["mover"] == snapshot.government and answer["played"] is not None
+    answer = better_move_at(log.splitlines(), snapshot.actions[0].index - 1, 16)
+    assert answer["mover"] == snapshot.government and answer["played"] is not None and answer["how"] == "rollouts, 16 playouts"
     assert f"**For {who}:** {answer['words']}." in events_text(page)
     page.select_slider(key="explorer_turn").set_value(turn + 1).run()
     assert "**For Player" not in events_text(page)  # another turn: not its answer
