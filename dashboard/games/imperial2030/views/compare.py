@@ -78,7 +78,7 @@ def new_comparison(catalog) -> None:
                                           f"its own seed. {STRONG}: strong players, each picking the move the "
                                           f"win-chance model rates best; about 3 seconds a game (a cell of 60 games "
                                           f"takes a few minutes). The rollout bot (rollout) plays far better still "
-                                          f"(one such seat won 95% of its games against three heuristics) but "
+                                          f"(one such seat won 93% of 200 games against three heuristics) but "
                                           f"thinks about a second a decision, some 5 minutes a game in every seat: "
                                           f"give it the rotating seat below, or play it from the terminal "
                                           f"(docs/search.md). {ROTATING}: the search bot below in one "
