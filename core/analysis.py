@@ -29,6 +29,7 @@ from imperial_lab.core.evaluator import GreedyBot, action_values, evaluator, heu
 from imperial_lab.core.evaluator import after as after_moves
 from imperial_lab.core.gamelog import replay_game
 from imperial_lab.core.interface import CHANCE, seat_name
+from imperial_lab.core.rollout import DEFAULT_PLAYOUTS, RolloutBot
 
 SWINGS = 5  # the largest swings reported
 MAX_LINES = 4  # lines of "what happened" per step
@@ -232,8 +233,6 @@ def _better_move(step: dict, budget: tuple, part, drop: bool = True) -> dict:
     played = step.get("action")
     seconds, playouts = budget
     if seconds > 0 or playouts > 0:
-        from imperial_lab.core.rollout import RolloutBot
-
         # the played move stays in the race to its end: its value is measured on as many rollouts
         # as the choice's, from the same draws
         bot = RolloutBot(seed=0, seconds=seconds or None, playouts=playouts or None)
@@ -244,7 +243,8 @@ def _better_move(step: dict, budget: tuple, part, drop: bool = True) -> dict:
         # "better" move that did worse than the move played
         most = max(s.visits for s in stats)
         best = max((s for s in stats if s.visits == most), key=lambda s: s.value or 0.0).action
-        how = "rollouts, " + " or ".join(([f"{playouts} playouts"] if playouts else []) + ([f"{seconds:g} s"] if seconds else []))
+        budgets = [f"{playouts} playouts"] * bool(playouts) + [f"{seconds:g} s"] * bool(seconds)
+        how = "rollouts, " + " or ".join(budgets)
     else:
         rng = random.Random(0)
         one = action_values(state, legal, heuristic_policy(state, rng), rng)
@@ -258,7 +258,7 @@ def _better_move(step: dict, budget: tuple, part, drop: bool = True) -> dict:
     return out
 
 
-def better_move_at(source, ply: int, playouts: int = 80) -> dict:
+def better_move_at(source, ply: int, playouts: int = DEFAULT_PLAYOUTS) -> dict:
     """The better move at the step of a move log that begins at action ``ply`` (a ply of
     ``win_chance_line``), by ``playouts`` of the rollout bot, beside the move played there, as the
     analysis words it: {"mover", "how", "best", "best_value", "played", "played_value", "words"}

@@ -23,6 +23,7 @@ import streamlit as st
 
 from imperial_lab.core.analysis import better_move_at, win_chance_line
 from imperial_lab.core.errors import LogError
+from imperial_lab.core.rollout import DEFAULT_PLAYOUTS
 from imperial_lab.dashboard.games.imperial2030 import queries
 from imperial_lab.dashboard.games.imperial2030.explorer_queries import game_log, run_games, stored_chances
 from imperial_lab.core.imports import setup_name
@@ -35,7 +36,7 @@ from imperial_lab.dashboard.style import player_label
 from imperial_lab.dashboard.games.imperial2030.replay import Timeline, _NamedLines, timeline_from_text
 
 CATALOGUE, UPLOAD = "a run of the catalogue", "an uploaded move log"
-BETTER_PLAYOUTS = 80  # the rollout bot's default: about a second of rollouts
+BETTER_PLAYOUTS = DEFAULT_PLAYOUTS  # the rollout bot's default: about a second of rollouts
 # The chooser's widgets (named after the explorer, where they began).
 SOURCE_KEY, RUN_KEY, UPLOAD_KEY = "explorer_source", "explorer_run", "explorer_upload"
 KEPT = "open_game:"  # prefix of the kept value of a widget key

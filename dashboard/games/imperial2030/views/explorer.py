@@ -22,6 +22,7 @@ from imperial_lab.core.games.imperial2030.action_words import choice_words
 from imperial_lab.core.games.imperial2030.words import NATION_NAMES
 from imperial_lab.core.games.imperial2030.explain import explain, rule_title
 from imperial_lab.dashboard.games.imperial2030.nationview import bonds_html
+from imperial_lab.dashboard.games.imperial2030 import open_game
 from imperial_lab.dashboard.games.imperial2030.open_game import choose_game, load_timeline
 from imperial_lab.dashboard.games.imperial2030.rondelview import rondel_svg
 from imperial_lab.core.games.imperial2030.rules_text import link_sections, section_link
@@ -181,8 +182,9 @@ def _better(game, snapshot: Snapshot) -> None:
     who = player_label(snapshot.government)
     here = (game.key, snapshot.turn)
     if st.button(f"Was there a better move for {who}?", key="explorer_better_ask",
-                 help="plays each promising choice at the start of this turn on to the end of the game, 80 games "
-                      "in all (heuristic bots in every seat, the same luck for every choice): about a second"):
+                 help=f"plays each promising choice at the start of this turn on to the end of the game, "
+                      f"{open_game.BETTER_PLAYOUTS} games in all (heuristic bots in every seat, the same luck for "
+                      f"every choice): about a second"):
         with st.spinner("Playing each promising choice on to the end …"):
             try:
                 answer = game.better_move(snapshot.actions[0].index - 1)  # the step that begins this turn
