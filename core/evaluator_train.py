@@ -68,7 +68,8 @@ class Positions:
 def lineup(game: str, part, seed: int, k: int, bots) -> tuple[dict, list[str]]:
     """The config and the seats' bot specs of game k: a setup drawn from the part's
     ``TRAINING_SETUPS`` (name, weight, players: None draws them from ``TRAINING_PLAYERS``; default:
-    the game's default setup), then one bot per seat."""
+    the game's default setup; a setup renamed since the shipped model was trained carries its old
+    name from ``TRAINED_AS``), then one bot per seat."""
     from imperial_lab.core.registry import plugin
     from imperial_lab.core.setups import load_setup
 
@@ -81,6 +82,8 @@ def lineup(game: str, part, seed: int, k: int, bots) -> tuple[dict, list[str]]:
         counts, weights = zip(*part.TRAINING_PLAYERS)
         players = rng.choices(counts, weights)[0]
     config = load_setup(name, players, game=game)
+    if name in getattr(part, "TRAINED_AS", {}):
+        config = {**config, "name": part.TRAINED_AS[name]}
     specs, weights = zip(*bots)
     return config, [rng.choices(specs, weights)[0] for _ in range(players)]
 
@@ -277,10 +280,8 @@ def train(game: str, seed: int = 0, games: int | None = None, rounds: int | None
     of expert iteration (games of bots playing on the model so far added to the data, the model
     refitted). Returns the model document, ladder and figures included."""
     part = ev.game_part(game)
-    recipe = dict(part.RECIPE)
-    games = recipe["games"] if games is None else games
-    rounds = recipe["rounds"] if rounds is None else rounds
-    iteration_games = recipe["iteration_games"] if iteration_games is None else iteration_games
+    plan = recipe(game, seed, games, rounds, iteration_games)
+    games, rounds, iteration_games = plan["games"], plan["rounds"], plan["iteration_games"]
     start = time.perf_counter()
     data = collect(game, seed, range(games), part.TRAINING_BOTS, workers, progress)
     ladder = []
@@ -303,14 +304,22 @@ def train(game: str, seed: int = 0, games: int | None = None, rounds: int | None
             f"(leader {got['all']['leader_log_loss']:.4f}, hook {got['all']['hook_log_loss']:.4f})")
     ev.install(game, None)
     doc["leader_rates"] = rates
-    doc["recipe"] = {"seed": seed, "games": games, "rounds": rounds, "iteration_games": iteration_games,
-                     "training_bots": [list(b) for b in part.TRAINING_BOTS],
-                     "training_setups": [list(x) for x in getattr(part, "TRAINING_SETUPS", ())],
-                     "iteration_bots": [list(b) for b in part.ITERATION_BOTS], "hidden": list(HIDDEN),
-                     "seconds": round(time.perf_counter() - start, 1), "workers": workers}
+    doc["recipe"] = plan | {"seconds": round(time.perf_counter() - start, 1), "workers": workers}
     doc["ladder"] = ladder
     doc["figures"] = got
     return doc
+
+
+def recipe(game: str, seed: int = 0, games: int | None = None, rounds: int | None = None,
+           iteration_games: int | None = None) -> dict:
+    """What a model file records of how it was trained (its "recipe", without the time and workers it
+    took): the sizes (default: the game part's ``RECIPE``), the bots and setups, the network's shape."""
+    part = ev.game_part(game)
+    sizes = {"games": games, "rounds": rounds, "iteration_games": iteration_games}
+    return {"seed": seed, **{key: part.RECIPE[key] if value is None else value for key, value in sizes.items()},
+            "training_bots": [list(b) for b in part.TRAINING_BOTS],
+            "training_setups": [list(x) for x in getattr(part, "TRAINING_SETUPS", ())],
+            "iteration_bots": [list(b) for b in part.ITERATION_BOTS], "hidden": list(HIDDEN)}
 
 
 def _join(a: Positions, b: Positions) -> Positions:
