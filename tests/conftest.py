@@ -12,6 +12,8 @@ from imperial_lab.core.files import HOME_ENV
 
 from tests.lab_fixtures import lab  # noqa: F401  (session fixture: a small catalogue with two runs)
 
+REPORTS = pytest.StashKey[dict]()
+
 
 @pytest.fixture(autouse=True)
 def _keep_main_module():
@@ -68,6 +70,21 @@ def _compile_each_page_once():
             return compiled[key]
 
     app_test.ScriptCache = SessionScriptCache
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Each phase's report kept on the test (``item.stash[REPORTS][phase]``), so that a fixture can see
+    in its teardown whether the test failed (the browser tests then print what the page showed)."""
+    report = yield
+    item.stash.setdefault(REPORTS, {})[report.when] = report
+    return report
+
+
+def failed(request) -> bool:
+    """Whether the test of ``request`` (a fixture's) failed in its body."""
+    report = request.node.stash.get(REPORTS, {}).get("call")
+    return report is not None and report.failed
 
 
 def pytest_collection_modifyitems(config, items):

@@ -22,6 +22,7 @@ from imperial_lab.core.games.imperial_powers.words import ability
 from imperial_lab.core.session import PlaySession
 from imperial_lab.core.simulate import simulate
 from imperial_lab.dashboard.playkit import save_game
+from tests.conftest import failed
 from tests.browser_support import (CHARTS, charts_drawn, chromium, dashboard_server, heading, idle,
                                    local_tab, open_page)
 
@@ -31,6 +32,7 @@ COMPARE_GAMES = 6  # per cell (setup × line-up), played in the server's process
 COMPARE_CHARTS = 1  # the ladder (no cell of two bots); the others are drawn when their expanders open:
 COMPARE_OPENED = 1 + 3 + 1  # starting governments, three per-game figures, seat scores
 COMPARE_SCREEN = {"width": 1366, "height": 900}
+SHOWN_CHARS = 6000  # of a failed test's page text, printed in its report
 LEAGUE_CHARTS = 1  # the lab's runs seat one bot each: the League page draws the seat effect only
 # Its last line holds what markdown would rewrite (an arrow, bold): the error must quote it as written.
 BAD_LOG = "\n".join([
@@ -90,6 +92,8 @@ def page(request, browser, app_url):
     path, title = mark.args if mark else ("/", "Game explorer")
     with local_tab(browser, app_url, path, title) as page:
         yield page
+        if failed(request):  # what the page showed, in the failure's report (a flaky wait is read from it)
+            print(f"The page showed:\n{page.get_by_test_id('stMain').inner_text(timeout=10_000)[:SHOWN_CHARS]}")
 
 
 def turn_heading(page: Page):
@@ -205,9 +209,14 @@ def test_the_board_steps_with_the_keyboard_and_shows_a_move(page):
 
 @pytest.mark.opens("./compare", "Compare bond distributions")
 def test_compare_plays_a_small_comparison(page):
+    # The page's first run must end before the form is filled: a run still drawing can draw the form's
+    # widgets again, and a number typed into the old one is lost (the grid would then play 100 games a cell).
+    expect(heading(page, "Verdict")).to_be_visible()
+    idle(page)
     page.get_by_text("Play a new comparison").click()
     games = page.get_by_label("Games per cell", exact=True)
     games.fill(str(COMPARE_GAMES))
+    games.press("Tab")  # the number input keeps what was typed when it loses the focus
     page.get_by_role("button", name="Play and compare").click()
     chosen = page.get_by_test_id("stMultiSelect").filter(has_text="Runs to compare")
     rungs = [spec for spec in ladder.rungs() if not ladder.searches(spec)]  # the form's line-ups: the fast rungs
