@@ -12,7 +12,7 @@ from imperial_lab.core.files import HOME_ENV
 
 from tests.lab_fixtures import lab  # noqa: F401  (session fixture: a small catalogue with two runs)
 
-REPORTS = pytest.StashKey[dict]()
+CALL_REPORT = pytest.StashKey[pytest.TestReport]()
 
 
 @pytest.fixture(autouse=True)
@@ -74,16 +74,17 @@ def _compile_each_page_once():
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
-    """Each phase's report kept on the test (``item.stash[REPORTS][phase]``), so that a fixture can see
-    in its teardown whether the test failed (the browser tests then print what the page showed)."""
+    """The report of the test's body kept on the test, so that a fixture can see in its teardown
+    whether the test failed (the browser tests then print what the page showed)."""
     report = yield
-    item.stash.setdefault(REPORTS, {})[report.when] = report
+    if report.when == "call":
+        item.stash[CALL_REPORT] = report
     return report
 
 
 def failed(request) -> bool:
     """Whether the test of ``request`` (a fixture's) failed in its body."""
-    report = request.node.stash.get(REPORTS, {}).get("call")
+    report = request.node.stash.get(CALL_REPORT, None)
     return report is not None and report.failed
 
 
