@@ -8,7 +8,8 @@ import hashlib
 from imperial_lab.core.bots import RandomBot, make_bot
 from imperial_lab.core.games.imperial2030.actions import BUY, TOPUP, UPGRADE
 from imperial_lab.core.games.imperial2030.data import NATIONS, load_board
-from imperial_lab.core.games.imperial2030.heuristic import DEFAULT_TEMPERATURE, HeuristicBot, Weights
+from imperial_lab.core.games.imperial2030.heuristic import (DEFAULT_TEMPERATURE, HeuristicBot, Weights, _region_values,
+                                                             _Tables, _tables, _View)
 from imperial_lab.core.games.imperial2030.pending import P_DEAL, P_INVEST, PENDING_NAMES
 from imperial_lab.core.play import play_game
 from imperial_lab.core.setups import load_setup
@@ -136,6 +137,45 @@ def test_the_temperature_spreads_the_choice_by_the_spread_of_the_scores():
         # spread of (3, 2, 1) is 1: weights 1, e^-2, e^-4 of their total
         assert abs(drawn.count("best") / 4000 - 1 / (1 + 0.1353 + 0.0183)) < 0.03
     assert {HeuristicBot(seed=k).pick(["a", "b"], [5.0, 5.0]) for k in range(20)} == {"a", "b"}  # equal: uniform
+
+
+def _answers_afresh(bot, state, me: int, n: int):
+    """The bot's memoised view and region values of ``state`` are those computed from scratch."""
+    fresh = _View(state, me, bot.w)
+    view = bot.view(state, me)
+    assert (view.me, view.stake, view.rel, view.fv) == (me, fresh.stake, fresh.rel, fresh.fv)
+    memo = _region_values(state, _tables(state.board), n, view, bot.w)
+    assert memo == _region_values(state, _Tables(state.board), n, fresh, bot.w)
+
+
+def test_the_memos_of_views_and_flag_gains_answer_as_a_fresh_computation():
+    """The bot memoises what it reads from bonds and governments (its view) and the flag part of the
+    region values, the hot path of every search playout. Each memo answers what a computation from
+    scratch gives: for the same bonds under another government, the same flags for a seat weighing
+    canals otherwise, other flags, and at every decision of games of such seats."""
+    b = load_board()
+    canal = b.region_ids[sorted(b.canal_owner_region)[0]]
+    tie = {0: ["RU 4"], 1: ["RU 3", "RU 1"]}  # equal credit: either may govern (§9, a tie keeps the government)
+    bot, canny = HeuristicBot(1), HeuristicBot(1, Weights(canal=4.0))
+    for government, flags in ((0, []), (1, []), (1, [canal])):
+        state = position(bonds=tie, nations={"RU": {"government": government, "flags": flags}})
+        for seat in (bot, canny):
+            for me in range(3):
+                _answers_afresh(seat, state, me, NATIONS.index("RU"))
+
+    decisions = 0
+
+    class Compared(HeuristicBot):
+        def decide(self, state, legal_actions):
+            nonlocal decisions
+            if state.nation is not None and state.nation >= 0:
+                _answers_afresh(self, state, state.pending[1], state.nation)
+                decisions += 1
+            return super().decide(state, legal_actions)
+
+    for seed in (1, 2):
+        _game([Compared(seed * 10 + p, Weights(canal=4.0) if p % 2 else None) for p in range(4)], seed=seed)
+    assert decisions > 300
 
 
 def test_weights_change_behaviour():

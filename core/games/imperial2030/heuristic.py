@@ -46,6 +46,8 @@ DEFAULT_TEMPERATURE = 0.3  # see HeuristicBot; docs/league.md gives its win rate
 MAX_TEMPERATURE = 100.0  # far above it every action is as likely as any other: a typo, not a setting
 NEVER = -1e8  # scores at or below this mark actions the bot must not take (a top-up at the rondel)
 SPHERE = 3  # regions this many steps from home count when judging whether units are short
+GAINS_KEPT = 20_000  # the boards' memo of flag gains (_region_values) is emptied beyond this
+VIEWS_KEPT = 4096  # a bot's memo of views (bond holdings x governments seen) is emptied beyond this
 # per start space and distance: does the move land on or pass over Investor (§6, §8)
 _VISITS_INVESTOR = tuple(tuple(d > 0 and ((cur + d) % 8 == INVESTOR or passes_investor(cur, d)) for d in range(8))
                          for cur in range(8))
@@ -152,6 +154,7 @@ class _Tables:
             self.sphere_land.append(tuple(r for r in near if b.kind[r] != HOME and b.kind[r] != SEA))
             self.sphere_sea.append(tuple(r for r in near if b.kind[r] == SEA))
         self.dist_cache: dict = {}
+        self.gain_cache: dict = {}
 
     def within(self, sources, depth: int) -> list[int]:
         """Regions at most ``depth`` steps (land borders and seas) from ``sources``."""
@@ -293,6 +296,18 @@ class HeuristicBot:
         self.rng = random.Random(seed)
         self.w = weights or Weights()
         self.temperature = temperature
+        self._views: dict[tuple, _View] = {}
+
+    def view(self, state, me: int) -> _View:
+        """``_View(state, me, self.w)``, memoised: it reads only the bonds and the governments, which
+        change at a few decisions a game, and a playout asks for it at every one."""
+        key = (me, *state.owner, *state.gov)
+        found = self._views.get(key)
+        if found is None:
+            if len(self._views) > VIEWS_KEPT:
+                self._views.clear()
+            found = self._views[key] = _View(state, me, self.w)
+        return found
 
     @classmethod
     def from_params(cls, params: dict, seed: int | None = None) -> HeuristicBot:
@@ -365,7 +380,7 @@ class HeuristicBot:
         n = state.nation
         me = state.pending[1]
         w = self.w
-        v = _View(state, me, w)
+        v = self.view(state, me)
         t = _tables(state.board)
         gain, _ = _region_values(state, t, n, v, w)
         values = self.space_values(state, t, n, v, gain)
@@ -457,7 +472,7 @@ class HeuristicBot:
     def factory(self, state, legal):
         """§7.1: build where units are short (armaments or shipyard), topping up only for this."""
         n, w = state.nation, self.w
-        v = _View(state, state.pending[1], w)
+        v = self.view(state, state.pending[1])
         if self.factory_value(state, n, v) <= 0:
             return (BUILD, -1)
         fee = state.board.factory_cost
@@ -480,7 +495,7 @@ class HeuristicBot:
         n, w = state.nation, self.w
         if state.treasury[n] < 1 or w.unit <= w.treasury:
             return (IMPORT, -1, -1)
-        v = _View(state, state.pending[1], w)
+        v = self.view(state, state.pending[1])
         t = _tables(state.board)
         gain, _ = _region_values(state, t, n, v, w)
         need_a, need_f = _unit_need(state, t, n, gain)
@@ -499,7 +514,7 @@ class HeuristicBot:
     def maneuver(self, state, legal):
         """§7.4: the best-scoring single move (fleets first), else a step towards a target, else end."""
         n, w = state.nation, self.w
-        v = _View(state, state.pending[1], w)
+        v = self.view(state, state.pending[1])
         t = _tables(state.board)
         gain, loss = _region_values(state, t, n, v, w)
         convoy = w.convoy
@@ -586,7 +601,7 @@ class HeuristicBot:
     def fight(self, state, legal):
         """The arriving unit (state.arrival) may fight one foreign unit there, or decline."""
         n = state.nation
-        v = _View(state, state.pending[1], self.w)
+        v = self.view(state, state.pending[1])
         _, r, stance = state.arrival
         scores = [self.battle_value(state, v, r, n, stance, a[1], a[3]) if a[0] == FIGHT else 0.0 for a in legal]
         return self.pick(legal, scores)
@@ -594,7 +609,7 @@ class HeuristicBot:
     def demand(self, state, legal):
         """Another nation's unit arrived where my nation (the first asked) has units."""
         mine = state.queue[0]
-        v = _View(state, state.pending[1], self.w)
+        v = self.view(state, state.pending[1])
         _, r, stance = state.arrival
         scores = [self.battle_value(state, v, r, mine, a[2], state.nation, stance) if a[0] == DEMAND else 0.0
                   for a in legal]
@@ -602,7 +617,7 @@ class HeuristicBot:
 
     def canal(self, state, legal):
         """§7.4.3: let through the nations it holds bonds in (or governs), nobody else."""
-        v = _View(state, state.pending[1], self.w)
+        v = self.view(state, state.pending[1])
         return (CANAL, int(v.stake[state.nation] > 0 or v.rel[state.nation] == 1.0))
 
     def flag(self, state, legal):
@@ -615,7 +630,7 @@ class HeuristicBot:
 
     def veto(self, state, legal):
         """§8: a veto forces Investor, so the nation pays me interest now."""
-        v = _View(state, state.pending[1], self.w)
+        v = self.view(state, state.pending[1])
         return (VETO, int(v.stake[state.nation] >= self.w.veto_interest))
 
 
@@ -665,9 +680,18 @@ def _region_values(state, t: _Tables, n: int, v: _View, w: Weights) -> tuple[lis
     fv = v.fv
     own = fv[n] if state.flag_count[n] < b.flags_per_nation else 0.0
     canal = w.canal
-    # an empty neutral region would take my flag in place of the one it has
-    gain = [(own - fv[f] + canal * c) * neutral if f != n else 0.0
-            for f, neutral, c in zip(flag, t.is_neutral, t.is_canal)]
+    # an empty neutral region would take my flag in place of the one it has (plus the canal extra);
+    # flags and their values change seldom, so this part is memoised, its few values shared
+    key = (n, own, canal, *fv, *flag)
+    found = t.gain_cache.get(key)
+    if found is None:
+        if len(t.gain_cache) > GAINS_KEPT:
+            t.gain_cache.clear()
+        plain = [own - x for x in fv]  # per flag in the region (index -1: none)
+        on_canal = [x + canal for x in plain]
+        found = t.gain_cache[key] = [0.0 if f == n or not neutral else on_canal[f] if c else plain[f]
+                                     for f, neutral, c in zip(flag, t.is_neutral, t.is_canal)]
+    gain = found.copy()
     loss = [0.0] * R
     for r in compress(range(R), anyone):
         if not t.is_neutral[r]:
