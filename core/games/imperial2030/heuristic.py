@@ -46,7 +46,7 @@ DEFAULT_TEMPERATURE = 0.3  # see HeuristicBot; docs/league.md gives its win rate
 MAX_TEMPERATURE = 100.0  # far above it every action is as likely as any other: a typo, not a setting
 NEVER = -1e8  # scores at or below this mark actions the bot must not take (a top-up at the rondel)
 SPHERE = 3  # regions this many steps from home count when judging whether units are short
-GAINS_KEPT = 20_000  # the boards' memo of flag gains (_region_values) is emptied beyond this
+BOARD_MEMO_KEPT = 20_000  # a board's memos (distances, flag gains) are emptied beyond this many entries
 VIEWS_KEPT = 4096  # a bot's memo of views (bond holdings x governments seen) is emptied beyond this
 # per start space and distance: does the move land on or pass over Investor (§6, §8)
 _VISITS_INVESTOR = tuple(tuple(d > 0 and ((cur + d) % 8 == INVESTOR or passes_investor(cur, d)) for d in range(8))
@@ -170,7 +170,7 @@ class _Tables:
         found = self.dist_cache.get(key)
         if found is not None:
             return found
-        if len(self.dist_cache) > 20_000:
+        if len(self.dist_cache) > BOARD_MEMO_KEPT:
             self.dist_cache.clear()
         R = self.R
         far = R + 1
@@ -685,7 +685,7 @@ def _region_values(state, t: _Tables, n: int, v: _View, w: Weights) -> tuple[lis
     key = (n, own, canal, *fv, *flag)
     found = t.gain_cache.get(key)
     if found is None:
-        if len(t.gain_cache) > GAINS_KEPT:
+        if len(t.gain_cache) > BOARD_MEMO_KEPT:
             t.gain_cache.clear()
         plain = [own - x for x in fv]  # per flag in the region (index -1: none)
         on_canal = [x + canal for x in plain]
